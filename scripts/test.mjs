@@ -1,0 +1,33 @@
+#!/usr/bin/env node
+// `npm test`: type-check, build (the browser tests serve the built renderer), then every Vitest
+// test, unit, golden and Playwright/Chromium alike. Ends with one plain line
+// "N passed, N failed, N skipped" for CI.
+import { spawnSync } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+const require = createRequire(import.meta.url)
+const pkgFile = (rel) => join(root, 'node_modules', rel)
+const node = process.execPath
+const run = (label, cmd, args) => {
+  console.log(`\n== ${label}`)
+  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: process.env })
+  return r.status ?? 1
+}
+
+if (run('type-check (node)', node, [pkgFile('typescript/bin/tsc'), '--noEmit', '-p', 'tsconfig.node.json']) !== 0) process.exit(1)
+if (run('type-check (web)', node, [pkgFile('vue-tsc/bin/vue-tsc.js'), '--noEmit', '-p', 'tsconfig.web.json']) !== 0) process.exit(1)
+if (run('build', node, [pkgFile('electron-vite/bin/electron-vite.js'), 'build']) !== 0) process.exit(1)
+
+const report = join(mkdtempSync(join(tmpdir(), 'sepia-test-')), 'vitest.json')
+const status = run('tests', node, [pkgFile('vitest/vitest.mjs'), 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...process.argv.slice(2)])
+if (existsSync(report)) {
+  const r = JSON.parse(readFileSync(report, 'utf8'))
+  const skipped = (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0)
+  console.log(`\n${r.numPassedTests} passed, ${r.numFailedTests} failed, ${skipped} skipped`)
+}
+process.exit(status)

@@ -1,0 +1,126 @@
+/**
+ * The Sepia CLI: the same API from a terminal.
+ *
+ *   sepia list  [--home DIR]... [--json]
+ *   sepia show  <session-id> [--agent ID] [--home DIR]... [--json]
+ *   sepia serve [--home DIR]... [--port N] [--demo]
+ *
+ * Every command takes `--home DIR` (default: the user's home; repeatable) and `--json`.
+ * Exit codes: 0 ok, 1 failure (message on stderr), 2 bad usage.
+ */
+import { parseArgs } from 'node:util'
+import { SepiaError } from '../shared/api'
+import type { SessionSummary } from '../shared/ir'
+import { createApi } from '../main/api'
+import { processContext } from '../main/host'
+import { sessionToMarkdown } from '../main/export/markdown'
+import { runServe } from './serve'
+
+const USAGE = `Usage:
+  sepia list  [--home DIR] [--json]             list sessions (agent, project, title)
+  sepia show  <session-id> [--agent ID] [--home DIR] [--json]
+                                                print a session (Markdown, or IR JSON)
+  sepia serve [--home DIR] [--port N] [--demo]  serve the app on http://127.0.0.1
+Options:
+  --home DIR   read this home folder instead of yours (repeat for several)
+  --json       machine-readable output
+`
+
+/** Run the CLI with `argv` (without node and script). Resolves the exit code. */
+export async function main(argv: string[], out = process.stdout, err = process.stderr): Promise<number> {
+  let parsed
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        home: { type: 'string', multiple: true },
+        json: { type: 'boolean', default: false },
+        agent: { type: 'string' },
+        port: { type: 'string' },
+        demo: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    })
+  } catch (e) {
+    err.write(`${(e as Error).message}\n\n${USAGE}`)
+    return 2
+  }
+  const { values, positionals } = parsed
+  const [command, ...rest] = positionals
+  if (values.help || !command) {
+    out.write(USAGE)
+    return command || values.help ? 0 : 2
+  }
+  const api = createApi(processContext({ mode: 'browser', homes: values.home ?? [] }))
+  try {
+    switch (command) {
+      case 'list': {
+        const lib = await api.getLibrary()
+        if (values.json) out.write(JSON.stringify({ homes: lib.homes, sessions: lib.sessions, diagnostics: lib.diagnostics }, null, 2) + '\n')
+        else out.write(formatList(lib.sessions, lib.homes.map((h) => h.path + (h.isDemo ? ' (demo)' : ''))))
+        for (const d of lib.diagnostics) err.write(`warning: ${d.path}${d.line ? `:${d.line}` : ''}: ${d.message}\n`)
+        return 0
+      }
+      case 'show': {
+        const id = rest[0]
+        if (!id) {
+          err.write(`sepia show needs a session id.\n\n${USAGE}`)
+          return 2
+        }
+        const lib = await api.getLibrary()
+        const matches = lib.sessions.filter((s) => (s.id === id || s.id.startsWith(id)) && (!values.agent || s.agent === values.agent))
+        const exact = matches.filter((s) => s.id === id)
+        const pick = exact.length > 0 ? exact : matches
+        if (pick.length === 0) throw new SepiaError({ code: 'SESSION_NOT_FOUND', message: `No session "${id}" in ${lib.homes.map((h) => h.path).join(', ')}. Run "sepia list" to see the ids.` })
+        if (pick.length > 1) throw new SepiaError({ code: 'BAD_ARGUMENT', message: `"${id}" matches ${pick.length} sessions; give more of the id or --agent.` })
+        const session = await api.getSession(pick[0]!.agent, pick[0]!.id)
+        out.write(values.json ? JSON.stringify(session, null, 2) + '\n' : sessionToMarkdown(session))
+        return 0
+      }
+      case 'serve':
+        return await runServe(api, { port: values.port ? Number(values.port) : 0, demo: values.demo ?? false }, out)
+      default:
+        err.write(`Unknown command "${command}".\n\n${USAGE}`)
+        return 2
+    }
+  } catch (e) {
+    const se = SepiaError.from(e)
+    if (values.json) err.write(JSON.stringify({ error: se.toJSON() }) + '\n')
+    else err.write(`sepia: ${se.message}\n`)
+    return 1
+  }
+}
+
+function formatList(sessions: SessionSummary[], homes: string[]): string {
+  const lines = [`${sessions.length} session(s) in ${homes.join(', ')}`]
+  const byAgent = new Map<string, SessionSummary[]>()
+  for (const s of sessions) byAgent.set(s.agent, [...(byAgent.get(s.agent) ?? []), s])
+  for (const [agent, list] of byAgent) {
+    lines.push('', `${agent} (${list.length})`)
+    const byProject = new Map<string, SessionSummary[]>()
+    for (const s of list) byProject.set(s.workingDirectory ?? '(no project)', [...(byProject.get(s.workingDirectory ?? '(no project)') ?? []), s])
+    for (const [project, ps] of byProject) {
+      lines.push(`  ${project}`)
+      for (const s of ps) {
+        const when = s.createdAt !== undefined ? new Date(s.createdAt).toISOString().replace('T', ' ').slice(0, 16) : '                '
+        const indent = s.parentSessionId ? '      └ ' : '    '
+        lines.push(`${indent}${s.id}  ${when}  ${String(s.messageCount).padStart(3)} msgs  ${s.model ?? ''}  ${s.title ?? ''}`.trimEnd())
+      }
+    }
+  }
+  return lines.join('\n') + '\n'
+}
+
+const isEntry = process.argv[1] && /[\\/]cli[\\/]index\.(ts|js|mjs)$/.test(process.argv[1])
+if (isEntry) {
+  main(process.argv.slice(2)).then(
+    (code) => {
+      if (code !== -1) process.exitCode = code
+    },
+    (e) => {
+      process.stderr.write(`sepia: ${String(e)}\n`)
+      process.exitCode = 1
+    },
+  )
+}

@@ -1,0 +1,20 @@
+/**
+ * The table of agents (STYLE.md "one folder per agent, one table of agents"). Adding an agent is
+ * adding a folder under `src/main/agents/` and one line here. Capabilities are data on each
+ * definition, never `if (agent === ...)` elsewhere.
+ */
+import type { AgentId } from '../../shared/ir'
+import { SepiaError } from '../../shared/api'
+import { claudeCode } from './claude-code'
+import { cline, kiloCode, pearai, rooCode } from './cline'
+import type { AgentDefinition } from './types'
+
+/** Every agent Sepia reads, in display order. */
+export const AGENTS: readonly AgentDefinition[] = [claudeCode, cline, rooCode, kiloCode, pearai]
+
+/** The definition of one agent. Throws SepiaError `UNKNOWN_AGENT` for an id with no reader. */
+export function agentById(id: AgentId | string): AgentDefinition {
+  const found = AGENTS.find((a) => a.id === id)
+  if (!found) throw new SepiaError({ code: 'UNKNOWN_AGENT', message: `Sepia cannot read "${id}" sessions yet.` })
+  return found
+}

@@ -1,0 +1,64 @@
+/**
+ * Electron entry. Only wiring: the window with locked-down preferences, the IPC transport and the
+ * folder dialog. All logic lives in modules testable with plain Node.
+ */
+import { app, BrowserWindow, dialog, ipcMain, session } from 'electron'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { createApi } from './api'
+import { homesFromArgv, processContext } from './host'
+import { registerIpc } from './transport/ipc'
+
+const here = dirname(fileURLToPath(import.meta.url))
+
+/** The BrowserWindow preferences Sepia requires (tested where Electron exists). */
+export const WEB_PREFERENCES = {
+  contextIsolation: true,
+  sandbox: true,
+  nodeIntegration: false,
+  webSecurity: true,
+  spellcheck: false,
+} as const
+
+function createWindow(): BrowserWindow {
+  const win = new BrowserWindow({
+    width: 1280,
+    height: 820,
+    minWidth: 720,
+    minHeight: 480,
+    title: 'Sepia',
+    show: false,
+    autoHideMenuBar: true,
+    webPreferences: { ...WEB_PREFERENCES, preload: join(here, '../preload/index.cjs') },
+  })
+  win.once('ready-to-show', () => win.show())
+  // No navigation away from the app, no new windows; links open nothing remote.
+  win.webContents.on('will-navigate', (event) => event.preventDefault())
+  win.webContents.setWindowOpenHandler(() => ({ action: 'deny' }))
+  void win.loadFile(join(here, '../renderer/index.html'))
+  return win
+}
+
+void app.whenReady().then(() => {
+  session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false))
+  const api = createApi(
+    processContext({
+      mode: 'electron',
+      homes: homesFromArgv(process.argv),
+      appRoot: app.isPackaged ? process.resourcesPath : join(here, '..', '..'),
+      pickFolder: async () => {
+        const res = await dialog.showOpenDialog({ properties: ['openDirectory'], title: 'Open a home folder' })
+        return res.canceled || res.filePaths.length === 0 ? null : res.filePaths[0]!
+      },
+    }),
+  )
+  registerIpc(ipcMain, api)
+  createWindow()
+  app.on('activate', () => {
+    if (BrowserWindow.getAllWindows().length === 0) createWindow()
+  })
+})
+
+app.on('window-all-closed', () => {
+  if (process.platform !== 'darwin') app.quit()
+})

@@ -1,0 +1,160 @@
+/**
+ * IR helpers shared by every reader: an empty session, tool-result pairing, summaries.
+ * Readers build nodes in file order, then call {@link finishSession}.
+ */
+import type { AgentId, Diagnostic, MessageNode, Session, SessionSummary, ToolCall, Usage } from '../../shared/ir'
+import { IR_VERSION } from '../../shared/ir'
+
+/** A new, empty session with the required fields set. */
+export function newSession(agent: AgentId, id: string, format: string, files: string[], home?: string): Session {
+  return {
+    irVersion: IR_VERSION,
+    id,
+    agent,
+    checkpoints: [],
+    nodes: [],
+    source: home === undefined ? { format, files } : { format, files, home },
+    diagnostics: [],
+    metadata: {},
+  }
+}
+
+/** Push a diagnostic onto a session, filling `sessionId` and `agent`. */
+export function addDiagnostic(session: Session, d: Omit<Diagnostic, 'sessionId' | 'agent'>): void {
+  session.diagnostics.push({ ...d, sessionId: session.id, agent: session.agent })
+}
+
+/**
+ * Pair every tool call with its result node (`role: "tool"`, same `toolCallId`): sets the call's
+ * `status` (`completed`, `failed` when the result is an error, `pending` when no result exists)
+ * and `isError`. Results whose call is missing keep `metadata.orphan = true`.
+ * Returns the number of paired calls.
+ */
+export function pairToolCalls(nodes: MessageNode[]): number {
+  const results = new Map<string, MessageNode>()
+  for (const n of nodes) if (n.role === 'tool' && n.toolCallId) results.set(n.toolCallId, n)
+  const calls = new Set<string>()
+  let paired = 0
+  for (const n of nodes) {
+    for (const call of n.toolCalls ?? []) {
+      calls.add(call.id)
+      const result = results.get(call.id)
+      if (result) {
+        paired++
+        if (result.isError) call.isError = true
+        if (call.status === undefined || call.status === 'pending' || call.status === 'in_progress') {
+          call.status = result.isError ? 'failed' : 'completed'
+        }
+        if (result.toolName === undefined) result.toolName = call.name
+      } else if (call.status === undefined) {
+        call.status = 'pending'
+      }
+    }
+  }
+  for (const [id, n] of results) {
+    if (!calls.has(id)) n.metadata = { ...n.metadata, orphan: true }
+  }
+  return paired
+}
+
+/** Sum usages field by field; absent fields stay absent unless some input has them. */
+export function addUsage(a: Usage | undefined, b: Usage | undefined): Usage | undefined {
+  if (!a) return b ? { ...b } : undefined
+  if (!b) return a
+  const out: Usage = { ...a }
+  for (const k of ['inputTokens', 'outputTokens', 'cacheReadTokens', 'cacheWriteTokens', 'thinkingTokens', 'cost'] as const) {
+    if (b[k] !== undefined) out[k] = (out[k] ?? 0) + b[k]!
+  }
+  return out
+}
+
+/**
+ * Fill session-level fields derivable from the nodes when the store did not record them:
+ * `createdAt`/`lastActivityAt` from message times, `model` from the first assistant model,
+ * `title` from the first user prompt; then pair tool calls.
+ */
+export function finishSession(session: Session): Session {
+  pairToolCalls(session.nodes)
+  let first: number | undefined
+  let last: number | undefined
+  for (const n of session.nodes) {
+    if (n.createdAt === undefined) continue
+    if (first === undefined || n.createdAt < first) first = n.createdAt
+    if (last === undefined || n.createdAt > last) last = n.createdAt
+  }
+  session.createdAt ??= first
+  session.lastActivityAt ??= last ?? session.createdAt
+  if (session.model === undefined) {
+    const m = session.nodes.find((n) => n.role === 'assistant' && n.model)
+    if (m?.model) session.model = m.model
+  }
+  if (session.title === undefined) {
+    const p = firstPrompt(session)
+    if (p) session.title = oneLine(p, 120)
+  }
+  // Drop undefined keys so IR JSON is stable.
+  for (const k of Object.keys(session) as (keyof Session)[]) if (session[k] === undefined) delete session[k]
+  return session
+}
+
+/** The first user message that is a real prompt (not meta, not a tool result). */
+export function firstPrompt(session: Session): string | undefined {
+  const n = session.nodes.find((x) => x.role === 'user' && !x.isMeta && !x.event && x.content.trim() !== '')
+  return n?.content.trim()
+}
+
+/** Collapse whitespace and cut to `max` characters (with an ellipsis). */
+export function oneLine(text: string, max: number): string {
+  const s = text.replace(/\s+/g, ' ').trim()
+  return s.length > max ? s.slice(0, max - 1) + '…' : s
+}
+
+/** The list entry for a session. `home` is the home folder it was found under. */
+export function summarize(session: Session, home: string): SessionSummary {
+  let messageCount = 0
+  let toolCallCount = 0
+  let usage: Usage | undefined
+  for (const n of session.nodes) {
+    if ((n.role === 'user' || n.role === 'assistant') && !n.event && !n.isMeta) messageCount++
+    toolCallCount += n.toolCalls?.length ?? 0
+    if (n.usage) usage = addUsage(usage, n.usage)
+  }
+  const fp = firstPrompt(session)
+  const s: SessionSummary = {
+    id: session.id,
+    agent: session.agent,
+    messageCount,
+    toolCallCount,
+    format: session.source.format,
+    files: session.source.files,
+    home,
+    diagnosticCount: session.diagnostics.length,
+  }
+  if (session.title !== undefined) s.title = session.title
+  if (session.workingDirectory !== undefined) s.workingDirectory = session.workingDirectory
+  if (session.model !== undefined) s.model = session.model
+  if (session.createdAt !== undefined) s.createdAt = session.createdAt
+  if (session.lastActivityAt !== undefined) s.lastActivityAt = session.lastActivityAt
+  if (session.status !== undefined) s.status = session.status
+  if (session.parentSessionId !== undefined) s.parentSessionId = session.parentSessionId
+  if (session.childSessionIds?.length) s.childSessionIds = session.childSessionIds
+  if (session.agentName !== undefined) s.agentName = session.agentName
+  if (fp !== undefined) s.firstPrompt = fp.length > 500 ? fp.slice(0, 500) : fp
+  const u = session.usage ?? usage
+  if (u) s.usage = u
+  return s
+}
+
+/** Count of tool calls that have a paired result (for tests and fidelity reports). */
+export function countPairedToolCalls(session: Session): { calls: number; paired: number } {
+  const results = new Set(session.nodes.filter((n) => n.role === 'tool' && n.toolCallId).map((n) => n.toolCallId!))
+  let calls = 0
+  let paired = 0
+  for (const n of session.nodes) {
+    for (const c of n.toolCalls ?? ([] as ToolCall[])) {
+      calls++
+      if (results.has(c.id)) paired++
+    }
+  }
+  return { calls, paired }
+}

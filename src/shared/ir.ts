@@ -1,0 +1,313 @@
+/**
+ * Sepia's intermediate representation (IR) of an agent session.
+ *
+ * Every reader turns an agent's store into a {@link Session}; every writer turns a Session into
+ * another agent's store; the renderer shows a Session. The shapes follow the design card
+ * (`shared/DESIGN.md` "The IR") and seed 002 "IR v2 — recommended additions".
+ *
+ * Rules that hold for every field:
+ * - Times are milliseconds since the Unix epoch, UTC (`...At`, `...Ms` names).
+ * - Token counts are integers; cost is US dollars.
+ * - A value the store does not record stays absent (`undefined`): a reader never invents one.
+ * - What a reader could not parse becomes a {@link Diagnostic} on the session, not an exception.
+ * - Agent-specific data with no IR field survives in `metadata` (and `raw` where a writer needs it).
+ *
+ * This file is imported by the renderer too: no Node or Electron imports.
+ */
+
+/** Version of the IR's JSON shape. Bump on any incompatible change; goldens record it. */
+export const IR_VERSION = 1
+
+/**
+ * Agent ids used by the CLI, the API and the registry (issue "first light", item 7).
+ * Forks of Cline (roo-code, kilo-code, pearai) have ids of their own.
+ */
+export const AGENT_IDS = [
+  'claude-code',
+  'cline',
+  'roo-code',
+  'kilo-code',
+  'pearai',
+  'cursor',
+  'cursor-agent',
+  'devin',
+  'codex',
+  'opencode',
+  'gemini',
+] as const
+
+/** One of {@link AGENT_IDS}. */
+export type AgentId = (typeof AGENT_IDS)[number]
+
+/** True when `value` names a known agent. */
+export function isAgentId(value: unknown): value is AgentId {
+  return typeof value === 'string' && (AGENT_IDS as readonly string[]).includes(value)
+}
+
+/** Operating system whose layout a home folder follows (may differ from the machine's own OS). */
+export type HomeOs = 'linux' | 'darwin' | 'win32'
+
+/** Lifecycle of a session as the agent recorded it (Cline manifest `status`, seed 000 "SDK manifest"). */
+export type SessionStatus = 'running' | 'idle' | 'pending' | 'completed' | 'failed' | 'cancelled'
+
+/** Message roles, Anthropic/OpenAI terms. `tool` carries one tool result. */
+export type Role = 'system' | 'user' | 'assistant' | 'tool'
+
+/**
+ * ACP `ToolKind` (Agent Client Protocol, `shared/formats/cursor-devin-atif-acp.md` section on ACP):
+ * what a tool call does, independent of the agent's own tool name.
+ */
+export type ToolKind =
+  | 'read'
+  | 'edit'
+  | 'delete'
+  | 'move'
+  | 'search'
+  | 'execute'
+  | 'think'
+  | 'fetch'
+  | 'switch_mode'
+  | 'other'
+
+/** ACP `ToolCallStatus`. */
+export type ToolCallStatus = 'pending' | 'in_progress' | 'completed' | 'failed'
+
+/** A file a tool call touched (ACP `ToolCallLocation`). `line` is 1-based. */
+export interface ToolCallLocation {
+  /** Absolute path when the store gives one, else as recorded. */
+  path: string
+  /** 1-based line number, when recorded. */
+  line?: number
+}
+
+/** A before/after payload of a file change (ACP diff content). Absent text = file absent on that side. */
+export interface ToolCallDiff {
+  path: string
+  /** Text before the change; absent for a new file. */
+  oldText?: string
+  /** Text after the change; absent for a deletion. */
+  newText?: string
+}
+
+/**
+ * One tool invocation by the assistant. Its result is a separate `role: "tool"` {@link MessageNode}
+ * whose `toolCallId` equals `id` (seed 002 "What the IR captures today").
+ */
+export interface ToolCall {
+  /** The agent's call id (`toolu_...`, `call_...`). Unique within a session. */
+  id: string
+  /** The agent's own tool name (`Bash`, `run_commands`, `execute_command`, ...). */
+  name: string
+  /** ACP kind derived from the name and arguments. */
+  kind: ToolKind
+  /** Arguments as the agent recorded them (parsed JSON object, or the raw string). */
+  arguments: unknown
+  /** Final status: `completed`/`failed` once a result is paired, `pending` when none was found. */
+  status?: ToolCallStatus
+  /** True when the paired result reports an error (Claude `is_error`, Cline `success:false`). */
+  isError?: boolean
+  /** Process exit code, for execute calls whose store records it. */
+  exitCode?: number
+  /** Wall time of the call in milliseconds, when recorded. */
+  durationMs?: number
+  /** Files the call touched. */
+  locations?: ToolCallLocation[]
+  /** File changes the call made or proposed. */
+  diffs?: ToolCallDiff[]
+  /** Id of a session spawned by this call (a sub-agent), once linked. */
+  subagentSessionId?: string
+}
+
+/** Token usage of one model response. Integers; `cost` in US dollars. */
+export interface Usage {
+  /** Input tokens billed at the full rate (excludes cache reads and writes). */
+  inputTokens?: number
+  outputTokens?: number
+  cacheReadTokens?: number
+  cacheWriteTokens?: number
+  /** Reasoning tokens, when the provider reports them separately. */
+  thinkingTokens?: number
+  /** Cost in US dollars, when the store records it. */
+  cost?: number
+}
+
+/** Ordered content of a message when it holds more than plain text. */
+export type ContentBlock =
+  | { type: 'text'; text: string }
+  | {
+      type: 'image'
+      /** MIME type, e.g. `image/png`. */
+      mediaType?: string
+      /** Base64 payload, when stored inline. */
+      data?: string
+      /** Location, when the store points to the image instead. */
+      uri?: string
+    }
+  | { type: 'file'; path?: string; mediaType?: string; text?: string }
+  | {
+      /** A block the reader does not model; kept so nothing is lost (pandoc's RawBlock). */
+      type: 'unknown'
+      /** The store's own block type name. */
+      originalType: string
+      /** Text it carries, when any (shown as an "unknown event" row). */
+      text?: string
+      raw?: unknown
+    }
+
+/** The kinds of {@link ContentBlock}, for exhaustive dispatch tables. */
+export type ContentBlockType = ContentBlock['type']
+
+/**
+ * One message in the session forest. `parentNodeId` links it to the message it follows, so
+ * branches and rewinds survive; the main thread is the path a reader marks in `Session.mainThread`
+ * (or the nodes in order when absent).
+ */
+export interface MessageNode {
+  /** Unique within the session (the store's uuid/id, or a reader-made stable id). */
+  nodeId: string
+  /** The node this one follows; absent for a root. */
+  parentNodeId?: string
+  role: Role
+  /** Text projection of the message (all text blocks joined by blank lines). */
+  content: string
+  /** Ordered blocks when the message holds non-text content; `content` stays the text projection. */
+  blocks?: ContentBlock[]
+  /** Tool calls the assistant made in this message. */
+  toolCalls?: ToolCall[]
+  /** For `role: "tool"`: the call this result answers. */
+  toolCallId?: string
+  /** For `role: "tool"`: the called tool's name. */
+  toolName?: string
+  /** For `role: "tool"`: the result reports an error. */
+  isError?: boolean
+  /** Reasoning text, when readable. */
+  thinking?: string
+  /** Opaque provider seal of the thinking block(s), kept verbatim (seed 002 gap #4). */
+  thinkingSignature?: string
+  /** When the message was written, ms since epoch. */
+  createdAt?: number
+  /** Model that produced this message. */
+  model?: string
+  /** Provider request id. */
+  requestId?: string
+  /** Why generation stopped (`end_turn`, `tool_use`, `stop`, ...). */
+  finishReason?: string
+  usage?: Usage
+  /**
+   * A marker rather than a conversation turn: `compaction` (context was compacted here),
+   * `model-change`, `unknown-event` (a record type the reader does not model, shown when it has text).
+   */
+  event?: 'compaction' | 'model-change' | 'unknown-event' | 'interrupted'
+  /** True for text the agent injected (system reminders, environment details), hidden by default. */
+  isMeta?: boolean
+  /** Agent-specific fields with no IR home. */
+  metadata?: Record<string, unknown>
+}
+
+/** A workspace snapshot the agent recorded: a reference, never the payload (seed 002 "Checkpoints"). */
+export interface Checkpoint {
+  /** Store-specific reference: a git sha (Cline) or a message id (Claude Code file history). */
+  ref: string
+  /** `stash` / `commit` (Cline), `file-history` (Claude Code), ... */
+  kind?: string
+  /** ms since epoch. */
+  createdAt?: number
+  /** Agent run the checkpoint was taken before (Cline `runCount`). */
+  runCount?: number
+  /** Node this checkpoint precedes, when known. */
+  nodeId?: string
+  /** Files it covers, when the store lists them (Claude Code `trackedFileBackups` keys). */
+  files?: string[]
+}
+
+/** A problem a reader met; the rest of the store still loads. */
+export interface Diagnostic {
+  /** `error`: data was lost; `warning`: data was odd but kept; `info`: worth knowing. */
+  severity: 'error' | 'warning' | 'info'
+  /** Absolute path of the file. */
+  path: string
+  /** 1-based line number, when the file is line-oriented. */
+  line?: number
+  /** Plain words: what is wrong and what was done about it. */
+  message: string
+  /** Session the problem belongs to, when known. */
+  sessionId?: string
+  agent?: AgentId
+}
+
+/** Where a session was read from. */
+export interface SessionSource {
+  /** Store generation, e.g. `claude-code-jsonl`, `cline-sdk`, `cline-legacy-task`. */
+  format: string
+  /** Files read, primary first (absolute paths). */
+  files: string[]
+  /** The home folder this session was found under. */
+  home?: string
+}
+
+/** A session as Sepia shows, searches and converts it. */
+export interface Session {
+  /** IR JSON version ({@link IR_VERSION}). */
+  irVersion: number
+  /** The agent's own session id. */
+  id: string
+  agent: AgentId
+  title?: string
+  /** Project path as the agent recorded it (in the home's own OS syntax). */
+  workingDirectory?: string
+  /** Main model of the session (the first assistant model, else the configured one). */
+  model?: string
+  /** ms since epoch. */
+  createdAt?: number
+  /** ms since epoch. */
+  lastActivityAt?: number
+  status?: SessionStatus
+  exitCode?: number
+  /** The session that spawned this one (sub-agent), when linked. */
+  parentSessionId?: string
+  /** Tool call in the parent that spawned this session. */
+  parentToolCallId?: string
+  /** Sub-agent sessions spawned from this one. */
+  childSessionIds?: string[]
+  /** Sub-agent / teammate name (Cline `agent_id`, Claude `agentId`). */
+  agentName?: string
+  teamName?: string
+  git?: { branch?: string; sha?: string }
+  checkpoints: Checkpoint[]
+  /** Messages in file order (a forest via `parentNodeId`). */
+  nodes: MessageNode[]
+  /** Prompts the user typed, oldest first (input recall logs). */
+  promptHistory?: string[]
+  source: SessionSource
+  /** Problems met while reading this session. */
+  diagnostics: Diagnostic[]
+  /** Session totals the store records (Claude `cost-state`, Cline `metadata.usage`). */
+  usage?: Usage
+  /** Agent-specific data with no IR field (record types kept as metadata, manifest extras). */
+  metadata: Record<string, unknown>
+}
+
+/** A short description of a session for lists (derived from a read {@link Session}). */
+export interface SessionSummary {
+  id: string
+  agent: AgentId
+  title?: string
+  workingDirectory?: string
+  model?: string
+  createdAt?: number
+  lastActivityAt?: number
+  status?: SessionStatus
+  /** user + assistant messages (tool results and events not counted). */
+  messageCount: number
+  toolCallCount: number
+  parentSessionId?: string
+  childSessionIds?: string[]
+  agentName?: string
+  /** The first thing the user typed, trimmed to 500 characters. */
+  firstPrompt?: string
+  usage?: Usage
+  format: string
+  files: string[]
+  home: string
+  diagnosticCount: number
+}

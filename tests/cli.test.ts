@@ -1,0 +1,79 @@
+/** `sepia list|show` on the real fixture homes, through `main()` with captured output. */
+import { join } from 'node:path'
+import { Writable } from 'node:stream'
+import { describe, expect, it } from 'vitest'
+import { main } from '../src/cli/index'
+import { findAppRoot } from '../src/main/context'
+
+const ROOT = findAppRoot()
+const CC = join(ROOT, 'fixtures/real/claude-code/home')
+const CLINE = join(ROOT, 'fixtures/real/cline/home')
+const LEGACY = join(ROOT, 'fixtures/real/cline-legacy/home')
+
+function sink(): Writable & { text: string } {
+  const w = new Writable({
+    write(chunk, _enc, cb) {
+      w.text += String(chunk)
+      cb()
+    },
+  }) as Writable & { text: string }
+  w.text = ''
+  return w
+}
+
+async function run(...argv: string[]) {
+  const out = sink()
+  const err = sink()
+  const code = await main(argv, out as unknown as NodeJS.WriteStream, err as unknown as NodeJS.WriteStream)
+  return { code, out: out.text, err: err.text }
+}
+
+describe('sepia CLI', () => {
+  it('lists the real Claude Code and Cline sessions as JSON', async () => {
+    const r = await run('list', '--home', CC, '--home', CLINE, '--home', LEGACY, '--json')
+    expect(r.code).toBe(0)
+    const data = JSON.parse(r.out) as { sessions: { id: string; agent: string; parentSessionId?: string }[] }
+    const ids = data.sessions.map((s) => `${s.agent}/${s.id}`)
+    for (const id of ['6af80e1b-9349-4dc0-a14a-75375ad2f7e2', 'c79310a4-1627-4beb-8788-81d2e0fc6af8', '168ccd27-38fe-4712-8b25-f636c48dc3b8', '59d2b1d8-139c-406e-9af8-d7379d3f42fd', 'db9d5855-d967-440c-8eac-0e5a668d0e19']) {
+      expect(ids).toContain(`claude-code/${id}`)
+    }
+    for (const id of ['1796022179495_agv8g', '1796022183774_v75nv', '1796022188670_1nyn0', '1796022193411_yw3k7', '1796022253554', '1796022270019', '1796022286548']) {
+      expect(ids).toContain(`cline/${id}`)
+    }
+    const sub = data.sessions.find((s) => s.agent === 'cline' && s.parentSessionId === '1796022193411_yw3k7')
+    expect(sub).toBeDefined()
+  })
+
+  it('lists as text grouped agent → project → session', async () => {
+    const r = await run('list', '--home', CC)
+    expect(r.code).toBe(0)
+    expect(r.out).toContain('claude-code (')
+    expect(r.out).toContain('  /home/ana/src/ledger-api')
+    expect(r.out).toContain('c79310a4-1627-4beb-8788-81d2e0fc6af8')
+  })
+
+  it('shows a session as Markdown with its first prompt and tool calls with results', async () => {
+    const r = await run('show', 'c79310a4', '--home', CC)
+    expect(r.code).toBe(0)
+    expect(r.out).toContain('[tools] List the files, then create NOTES.md and mark its TODO line as done.')
+    expect(r.out).toContain('**Tool call: Bash** (execute) — completed')
+    expect(r.out).toContain('Makefile')
+  })
+
+  it('shows a Cline session as IR JSON', async () => {
+    const r = await run('show', '1796022183774_v75nv', '--home', CLINE, '--json')
+    expect(r.code).toBe(0)
+    const s = JSON.parse(r.out) as { agent: string; workingDirectory: string; irVersion: number }
+    expect(s).toMatchObject({ agent: 'cline', workingDirectory: '/home/ana/src/invoice-service', irVersion: 1 })
+  })
+
+  it('says plainly when a folder or a session is missing, and on bad usage', async () => {
+    const missing = await run('list', '--home', '/no/such/folder')
+    expect(missing.code).toBe(1)
+    expect(missing.err).toContain('The folder /no/such/folder does not exist')
+    const none = await run('show', 'nope', '--home', CC)
+    expect(none.code).toBe(1)
+    expect(none.err).toContain('No session "nope"')
+    expect((await run('frobnicate')).code).toBe(2)
+  })
+})

@@ -29,7 +29,8 @@ export function createApi(context: AppContext): SepiaService {
   async function openPaths(paths: string[], isDemo: boolean, isOwnHome: boolean): Promise<OpenHome[]> {
     const out: OpenHome[] = []
     for (const p of paths) {
-      const layout = await layoutForHome({ home: p, env: context.env, isOwnHome })
+      // The own home follows this machine's OS; a copied home's layout is detected from its content.
+      const layout = await layoutForHome(isOwnHome ? { home: p, env: context.env, isOwnHome, os: context.platform } : { home: p })
       out.push({ layout, isDemo })
     }
     return out

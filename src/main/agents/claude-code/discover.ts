@@ -1,0 +1,131 @@
+/**
+ * Find Claude Code sessions under one home: directory listings and `stat`s only.
+ *
+ * Layout (seed 002 "Claude Code"; fixtures/real/claude-code/README.md, Claude Code 2.1.332):
+ * - `<claudeConfigDir>/projects/<project folder>/<session id>.jsonl` — one file per session. The
+ *   folder name is the cwd with every non-alphanumeric character replaced by `-`; it is never
+ *   decoded here (the reader takes the project path from the records' `cwd`).
+ * - `<project folder>/<session id>/subagents/agent-<id>.jsonl` (+ `agent-<id>.meta.json`) — a
+ *   sub-agent's transcript. Other files under `subagents/` (e.g. `workflows/<id>/journal.jsonl`)
+ *   are not sessions.
+ * - Legacy layout: `<project folder>/agent-<id>.jsonl` sub-agent files beside the sessions.
+ */
+import type { Dirent } from 'node:fs'
+import { readdir, stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { Diagnostic } from '../../../shared/ir'
+import type { HomeLayout } from '../../platform'
+import type { DiscoverResult, ReadContext, StoreRef } from '../types'
+import { FORMAT_SESSION, FORMAT_SUBAGENT } from './read'
+
+const SUBAGENT_FILE = /^agent-(.+)\.jsonl$/
+
+/** Directory entries, or undefined (plus a diagnostic unless the folder simply does not exist). */
+async function list(dir: string, diagnostics: Diagnostic[]): Promise<Dirent[] | undefined> {
+  try {
+    return (await readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') {
+      diagnostics.push({ severity: 'warning', path: dir, message: `cannot list folder: ${(e as Error).message}`, agent: 'claude-code' })
+    }
+    return undefined
+  }
+}
+
+/** True for a folder, following a symbolic link. */
+async function isDir(e: Dirent, path: string): Promise<boolean> {
+  if (e.isDirectory()) return true
+  if (!e.isSymbolicLink()) return false
+  try {
+    return (await stat(path)).isDirectory()
+  } catch {
+    return false
+  }
+}
+
+/** A ref for `files` (size summed, newest mtime), or undefined when the primary file is gone. */
+async function makeRef(home: string, sessionId: string, format: string, files: string[], extra: Partial<StoreRef>): Promise<StoreRef | undefined> {
+  let size = 0
+  let mtimeMs = 0
+  const kept: string[] = []
+  for (const f of files) {
+    try {
+      const s = await stat(f)
+      if (!s.isFile()) continue
+      size += s.size
+      mtimeMs = Math.max(mtimeMs, s.mtimeMs)
+      kept.push(f)
+    } catch {
+      // A file that vanished between listing and stat: skip it.
+    }
+  }
+  if (kept[0] !== files[0]) return undefined
+  return { agent: 'claude-code', sessionId, format, files: kept, size, mtimeMs, home, ...extra }
+}
+
+/** Sub-agent refs in `<sessionDir>/subagents/` (top level of that folder only). */
+async function subagents(home: string, sessionDir: string, parentId: string, diagnostics: Diagnostic[]): Promise<StoreRef[]> {
+  const dir = join(sessionDir, 'subagents')
+  const entries = await list(dir, diagnostics)
+  if (!entries) return []
+  const names = new Set(entries.filter((e) => !e.isDirectory()).map((e) => e.name))
+  const refs: StoreRef[] = []
+  for (const name of names) {
+    const m = SUBAGENT_FILE.exec(name)
+    if (!m) continue
+    const id = m[1]!
+    const files = [join(dir, name)]
+    if (names.has(`agent-${id}.meta.json`)) files.push(join(dir, `agent-${id}.meta.json`))
+    const ref = await makeRef(home, id, FORMAT_SUBAGENT, files, { parentSessionId: parentId })
+    if (ref) refs.push(ref)
+  }
+  return refs
+}
+
+/** Every session and sub-agent transcript of one project folder. */
+async function project(home: string, dir: string, diagnostics: Diagnostic[]): Promise<StoreRef[]> {
+  const entries = await list(dir, diagnostics)
+  if (!entries) return []
+  const sessions: StoreRef[] = []
+  const children = new Map<string, StoreRef[]>()
+  for (const e of entries) {
+    const path = join(dir, e.name)
+    if (await isDir(e, path)) {
+      const subs = await subagents(home, path, e.name, diagnostics)
+      if (subs.length) children.set(e.name, subs)
+      continue
+    }
+    if (!e.name.endsWith('.jsonl')) continue
+    const stem = e.name.slice(0, -'.jsonl'.length)
+    const legacy = SUBAGENT_FILE.exec(e.name)
+    const ref = legacy
+      ? await makeRef(home, legacy[1]!, FORMAT_SUBAGENT, [path], { hints: { legacySubagent: true } })
+      : await makeRef(home, stem, FORMAT_SESSION, [path], {})
+    if (ref) sessions.push(ref)
+  }
+  const out: StoreRef[] = []
+  for (const ref of sessions) {
+    const subs = ref.format === FORMAT_SESSION ? children.get(ref.sessionId) : undefined
+    if (subs) ref.hints = { ...ref.hints, subagentIds: subs.map((s) => s.sessionId) }
+    out.push(ref)
+  }
+  for (const subs of children.values()) out.push(...subs)
+  return out
+}
+
+/**
+ * List Claude Code sessions under `layout.claudeConfigDir`. Never throws: an unreadable folder is
+ * a warning diagnostic; a missing `projects/` folder means no sessions.
+ */
+export async function discoverSessions(layout: HomeLayout, _ctx: ReadContext): Promise<DiscoverResult> {
+  const diagnostics: Diagnostic[] = []
+  const root = join(layout.claudeConfigDir, 'projects')
+  const entries = await list(root, diagnostics)
+  const refs: StoreRef[] = []
+  for (const e of entries ?? []) {
+    if (!(await isDir(e, join(root, e.name)))) continue
+    refs.push(...(await project(layout.home, join(root, e.name), diagnostics)))
+  }
+  return { refs, diagnostics }
+}

@@ -1,0 +1,325 @@
+/**
+ * Build the message forest of one Claude Code transcript from its records, in file order.
+ *
+ * Facts (seed 002 "Claude Code"; fixtures/real/claude-code/README.md "Worth knowing"):
+ * - One API reply is stored as one `assistant` record per content block, all sharing
+ *   `message.id`, chained by `parentUuid`: they become ONE node; its usage is the last record's
+ *   snapshot (not a sum).
+ * - `parentUuid` chains also run through non-message records (`attachment`, `system`
+ *   turn_duration, `progress`...): a parent that names such a record is followed up to the nearest
+ *   message, so the forest stays connected.
+ * - `user` records hold a string, or blocks where each `tool_result` becomes a `role:"tool"` node.
+ * - `system` `compact_boundary` has `parentUuid: null` and links back via `logicalParentUuid`.
+ * - A resumed session may replay earlier records with the same `uuid`: the first copy wins.
+ */
+import type { ContentBlock, MessageNode } from '../../../shared/ir'
+import { type Json, convertBlock, hasNonText, isoToMs, obj, str, textOf, toolCallFrom, toolResultContent, usageFrom } from './content'
+
+/** Where a node's parent points before resolution. */
+type RawParent = { uuid: string; logical: boolean } | { nodeId: string } | undefined
+
+/** A link that could not be resolved: the node's line and the uuid it named. */
+export interface BrokenLink {
+  nodeId: string
+  line: number
+  uuid: string
+}
+
+/** Largest `toolUseResult` (JSON characters) kept whole in a tool node's metadata. */
+const MAX_TOOL_USE_RESULT = 2000
+/** Text Claude Code writes as the user turn when a request was interrupted. */
+const INTERRUPTED = '[Request interrupted by user'
+
+/** Keep a `toolUseResult` whole when small, else only its short scalar fields. */
+function smallToolUseResult(value: unknown): unknown {
+  const json = JSON.stringify(value)
+  if (json === undefined || json.length <= MAX_TOOL_USE_RESULT) return value
+  const o = obj(value)
+  if (!o) return undefined
+  const out: Json = {}
+  for (const [k, v] of Object.entries(o)) {
+    if (typeof v === 'number' || typeof v === 'boolean' || v === null) out[k] = v
+    else if (typeof v === 'string' && v.length <= 200) out[k] = v
+  }
+  out.truncated = true
+  return out
+}
+
+/** The forest under construction. */
+export class Transcript {
+  readonly nodes: MessageNode[] = []
+  private readonly parents = new Map<MessageNode, RawParent>()
+  private readonly lines = new Map<MessageNode, number>()
+  /** record uuid → node it became (the last node, for records split into several). */
+  private readonly uuidToNode = new Map<string, string>()
+  /** uuid of a record that made no node → its own parentUuid (followed when resolving). */
+  private readonly skipped = new Map<string, string | undefined>()
+  private readonly seen = new Set<string>()
+  private readonly nodeIds = new Set<string>()
+  private readonly byMessageId = new Map<string, MessageNode>()
+  private readonly assistantBlocks = new Map<MessageNode, ContentBlock[]>()
+  /** Number of records skipped because their uuid was already read. */
+  duplicates = 0
+
+  /** True (and remembered) the first time a uuid is seen; false for a replayed copy. */
+  firstSighting(uuid: string | undefined): boolean {
+    if (uuid === undefined) return true
+    if (this.seen.has(uuid)) {
+      this.duplicates++
+      return false
+    }
+    this.seen.add(uuid)
+    return true
+  }
+
+  /** A record that made no node: remember where its chain leads. */
+  skip(r: Json): void {
+    const uuid = str(r.uuid)
+    if (uuid !== undefined) this.skipped.set(uuid, str(r.parentUuid))
+  }
+
+  private newId(r: Json, line: number, k: number): string {
+    const base = str(r.uuid) ?? `line-${line}`
+    let id = k === 0 ? base : `${base}#${k}`
+    while (this.nodeIds.has(id)) id += "'"
+    this.nodeIds.add(id)
+    return id
+  }
+
+  private push(node: MessageNode, parent: RawParent, line: number): void {
+    this.nodes.push(node)
+    this.parents.set(node, parent)
+    this.lines.set(node, line)
+  }
+
+  /** Record-level parent: `parentUuid`, else (compaction) `logicalParentUuid`. */
+  private recordParent(r: Json): RawParent {
+    const p = str(r.parentUuid)
+    if (p !== undefined) return { uuid: p, logical: false }
+    const lp = str(r.logicalParentUuid)
+    return lp !== undefined ? { uuid: lp, logical: true } : undefined
+  }
+
+  /** Add nodes made from one record, chained one after the other; maps the record's uuid. */
+  private addChain(r: Json, line: number, made: MessageNode[]): void {
+    if (made.length === 0) return this.skip(r)
+    let parent = this.recordParent(r)
+    made.forEach((node, k) => {
+      node.nodeId = this.newId(r, line, k)
+      this.push(node, parent, line)
+      parent = { nodeId: node.nodeId }
+    })
+    const uuid = str(r.uuid)
+    if (uuid !== undefined) this.uuidToNode.set(uuid, made[made.length - 1]!.nodeId)
+  }
+
+  /** Fields shared by nodes made from record `r`. */
+  private base(r: Json, role: MessageNode['role']): MessageNode {
+    const node: MessageNode = { nodeId: '', role, content: '' }
+    const at = isoToMs(r.timestamp)
+    if (at !== undefined) node.createdAt = at
+    if (r.isMeta === true) node.isMeta = true
+    return node
+  }
+
+  /** A `user` record: text/image blocks → user node(s), each `tool_result` → a tool node. */
+  user(r: Json, line: number): void {
+    const content = obj(r.message)?.content
+    const made: MessageNode[] = []
+    const meta: Json = {}
+    if (r.isCompactSummary === true) meta.isCompactSummary = true
+    if (r.isVisibleInTranscriptOnly === true) meta.isVisibleInTranscriptOnly = true
+    if (r.isSidechain === true) meta.isSidechain = true
+    const origin = str(obj(r.origin)?.kind)
+    if (origin !== undefined) meta.origin = origin
+    const userNode = (blocks: ContentBlock[]): void => {
+      const text = textOf(blocks)
+      if (text.trim() === '' && !hasNonText(blocks)) return
+      const node = this.base(r, 'user')
+      node.content = text
+      if (hasNonText(blocks)) node.blocks = blocks
+      if (text.startsWith(INTERRUPTED)) node.event = 'interrupted'
+      if (r.isCompactSummary === true) node.isMeta = true
+      if (Object.keys(meta).length) node.metadata = { ...meta }
+      made.push(node)
+    }
+    if (typeof content === 'string') userNode([{ type: 'text', text: content }])
+    else if (Array.isArray(content)) {
+      let pending: ContentBlock[] = []
+      let firstResult = true
+      for (const raw of content) {
+        const b = obj(raw)
+        if (!b) continue
+        if (b.type !== 'tool_result') {
+          pending.push(convertBlock(b))
+          continue
+        }
+        userNode(pending)
+        pending = []
+        made.push(this.toolNode(r, b, firstResult))
+        firstResult = false
+      }
+      userNode(pending)
+    }
+    this.addChain(r, line, made)
+  }
+
+  private toolNode(r: Json, b: Json, withRecordFields: boolean): MessageNode {
+    const node = this.base(r, 'tool')
+    delete node.isMeta
+    const id = str(b.tool_use_id)
+    if (id !== undefined) node.toolCallId = id
+    const { text, blocks } = toolResultContent(b.content)
+    node.content = text
+    if (blocks) node.blocks = blocks
+    if (b.is_error === true) node.isError = true
+    if (withRecordFields && r.toolUseResult !== undefined) {
+      const tur = obj(r.toolUseResult)
+      const meta: Json = { toolUseResult: smallToolUseResult(r.toolUseResult) }
+      const agentId = str(tur?.agentId)
+      if (agentId !== undefined) meta.agentId = agentId
+      const ms = typeof tur?.totalDurationMs === 'number' ? tur.totalDurationMs : tur?.durationMs
+      if (typeof ms === 'number') meta.durationMs = ms
+      node.metadata = meta
+    }
+    return node
+  }
+
+  /** An `assistant` record: merged into the node of its `message.id` when one exists. */
+  assistant(r: Json, line: number): void {
+    const msg = obj(r.message) ?? {}
+    const mid = str(msg.id)
+    const existing = mid !== undefined ? this.byMessageId.get(mid) : undefined
+    const node = existing ?? this.base(r, 'assistant')
+    if (!existing) {
+      this.addChain(r, line, [node])
+      if (mid !== undefined) this.byMessageId.set(mid, node)
+      this.assistantBlocks.set(node, [])
+    } else {
+      const uuid = str(r.uuid)
+      if (uuid !== undefined) this.uuidToNode.set(uuid, node.nodeId)
+    }
+    const blocks = this.assistantBlocks.get(node)!
+    const content = typeof msg.content === 'string' ? [{ type: 'text', text: msg.content }] : Array.isArray(msg.content) ? msg.content : []
+    for (const raw of content) {
+      const b = obj(raw)
+      if (!b) continue
+      if (b.type === 'thinking') {
+        // Thinking may be stored empty (display "omitted") while its signature is kept.
+        const t = str(b.thinking) ?? ''
+        if (t !== '') node.thinking = node.thinking ? `${node.thinking}\n\n${t}` : t
+        const sig = str(b.signature)
+        if (sig) node.thinkingSignature = sig
+      } else if (b.type === 'redacted_thinking') {
+        const data = str(b.data)
+        if (data) node.thinkingSignature = data
+        node.metadata = { ...node.metadata, redactedThinking: true }
+      } else if (b.type === 'tool_use' || b.type === 'server_tool_use') {
+        ;(node.toolCalls ??= []).push(toolCallFrom(b))
+      } else {
+        // A server tool's result (`web_search_tool_result`...) sits in the same message.
+        const call = typeof b.tool_use_id === 'string' ? node.toolCalls?.find((c) => c.id === b.tool_use_id) : undefined
+        if (call) call.status = str(obj(b.content)?.type)?.endsWith('_error') ? 'failed' : 'completed'
+        blocks.push(convertBlock(b))
+      }
+    }
+    const model = str(msg.model)
+    if (model !== undefined && node.model === undefined) node.model = model
+    const requestId = str(r.requestId)
+    if (requestId !== undefined && node.requestId === undefined) node.requestId = requestId
+    const stop = str(msg.stop_reason)
+    if (stop !== undefined) node.finishReason = stop
+    const usage = usageFrom(msg.usage)
+    if (usage) node.usage = usage
+    if (r.isApiErrorMessage === true) node.metadata = { ...node.metadata, isApiErrorMessage: true }
+    if (r.isSidechain === true && r.agentId === undefined) node.metadata = { ...node.metadata, isSidechain: true }
+  }
+
+  /** A `system` record: compaction marker, a visible system line, or (no text) metadata only. */
+  system(r: Json, line: number): void {
+    const subtype = str(r.subtype)
+    const text = str(r.content) ?? ''
+    if (subtype === 'compact_boundary') {
+      const node = this.base(r, 'system')
+      node.event = 'compaction'
+      node.content = text
+      const meta: Json = { subtype }
+      if (r.compactMetadata !== undefined) meta.compactMetadata = r.compactMetadata
+      node.metadata = meta
+      return this.addChain(r, line, [node])
+    }
+    if (text.trim() === '') return this.skip(r)
+    const node = this.base(r, 'system')
+    node.content = text
+    const meta: Json = {}
+    if (subtype !== undefined) meta.subtype = subtype
+    if (typeof r.level === 'string') meta.level = r.level
+    if (Object.keys(meta).length) node.metadata = meta
+    this.addChain(r, line, [node])
+  }
+
+  /** A record of a type this reader does not model, carrying `text`: an `unknown-event` node. */
+  unknown(r: Json, line: number, type: string, text: string): void {
+    const node = this.base(r, 'system')
+    node.event = 'unknown-event'
+    node.content = text
+    node.metadata = { recordType: type }
+    this.addChain(r, line, [node])
+  }
+
+  /** The node a record uuid became (following skipped records to their nearest message). */
+  nodeOf(uuid: string): string | undefined {
+    const r = this.resolve(uuid)
+    return 'nodeId' in r ? r.nodeId : undefined
+  }
+
+  private resolve(start: string): { nodeId: string } | { missing: string } | { root: true } {
+    let u: string | undefined = start
+    for (let steps = 0; u !== undefined && steps < 100_000; steps++) {
+      const id = this.uuidToNode.get(u)
+      if (id !== undefined) return { nodeId: id }
+      if (!this.skipped.has(u)) return { missing: u }
+      u = this.skipped.get(u)
+    }
+    return { root: true }
+  }
+
+  /**
+   * Resolve parents, fill assistant content from their blocks, and copy tool-result facts
+   * (duration) onto the calls. Returns the links that named no record (compaction boundaries'
+   * logical links excepted: their earlier history may be gone by design).
+   */
+  finish(): BrokenLink[] {
+    const broken: BrokenLink[] = []
+    for (const node of this.nodes) {
+      const p = this.parents.get(node)
+      if (!p) continue
+      if ('nodeId' in p) {
+        node.parentNodeId = p.nodeId
+        continue
+      }
+      const r = this.resolve(p.uuid)
+      if ('nodeId' in r && r.nodeId !== node.nodeId) node.parentNodeId = r.nodeId
+      else if ('missing' in r) {
+        node.metadata = { ...node.metadata, [p.logical ? 'logicalParentUuid' : 'missingParentUuid']: p.uuid }
+        if (!p.logical) broken.push({ nodeId: node.nodeId, line: this.lines.get(node) ?? 0, uuid: p.uuid })
+      }
+    }
+    for (const [node, blocks] of this.assistantBlocks) {
+      node.content = textOf(blocks)
+      if (hasNonText(blocks)) node.blocks = blocks
+    }
+    const durations = new Map<string, number>()
+    for (const n of this.nodes) {
+      const ms = n.metadata?.durationMs
+      if (n.role === 'tool' && n.toolCallId && typeof ms === 'number') durations.set(n.toolCallId, ms)
+    }
+    for (const n of this.nodes) {
+      for (const c of n.toolCalls ?? []) {
+        const ms = durations.get(c.id)
+        if (ms !== undefined) c.durationMs = ms
+      }
+    }
+    return broken
+  }
+}

@@ -1,0 +1,184 @@
+/**
+ * Discovery for Cline and its forks: SDK sessions (Cline only, {@link discoverSdk}) and legacy
+ * task folders under every root of the family member.
+ *
+ * Legacy roots (seed 000 "Transcript stores", "VS Code extension"; disk.ts:190-194,
+ * legacy-state-reader.ts:24-29): `<clineDataDir>` for the Cline CLI and JetBrains, and
+ * `<globalStorage>/<extensionId>/` for the VS Code extension and each fork (Roo Code
+ * `rooveterinaryinc.roo-cline`, Kilo Code `kilocode.kilo-code`, PearAI `pearai.pearai-roo-cline`).
+ * Each root holds `tasks/<taskId>/{ui_messages,api_conversation_history,task_metadata}.json` and
+ * the index `state/taskHistory.json` (HistoryItem[]). Roo Code keeps its index in the editor's
+ * `state.vscdb` instead, and newer Roo versions write `tasks/<id>/history_item.json`
+ * (`fixtures/public/roo-code/vshulcz__deja-vu__history_item.json`), read when present.
+ */
+import { readdir, readFile, stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { AgentId, Diagnostic } from '../../../shared/ir'
+import type { HomeLayout } from '../../platform'
+import type { DiscoverResult, StoreRef } from '../types'
+import { isRecord, lineAt, salvageJsonArray } from '../../util/json'
+import { discoverSdk, sizeAndTime } from './discover-sdk'
+
+/** Store generation name of a legacy task folder (Session.source.format). */
+export const LEGACY_FORMAT = 'cline-legacy-task'
+
+/** What distinguishes one member of the Cline family (see `makeClineFamilyAgent` in index.ts). */
+export interface ClineFamilyConfig {
+  id: AgentId
+  displayName: string
+  /** VS Code extension ids whose `globalStorage/<id>/` is a legacy task root (matched case-insensitively). */
+  extensionIds: string[]
+  /** True for Cline itself: also read `<clineDataDir>` (SDK sessions and CLI legacy tasks). */
+  readsSdkStore: boolean
+}
+
+/** Hints discovery leaves on a legacy {@link StoreRef}. */
+export interface LegacyHints {
+  kind: 'legacy'
+  /** The root holding `tasks/` and `state/`. */
+  root: string
+  taskDir: string
+  ui?: string
+  api?: string
+  taskMetadata?: string
+  /** Roo Code's per-task `history_item.json`. */
+  historyItemFile?: string
+  /** The task's `state/taskHistory.json` entry, when the index has one. */
+  historyItem?: Record<string, unknown>
+  /** Path of the root's `state/taskHistory.json`, when it exists. */
+  taskHistory?: string
+}
+
+/** One legacy root of a family member. */
+export interface LegacyRoot {
+  root: string
+  /** The extension id folder, absent for `<clineDataDir>`. */
+  extensionId?: string
+}
+
+/** Find every session of one family member under one home. Never throws. */
+export async function discoverClineFamily(layout: HomeLayout, config: ClineFamilyConfig): Promise<DiscoverResult> {
+  const refs: StoreRef[] = []
+  const diagnostics: Diagnostic[] = []
+  if (config.readsSdkStore) await discoverSdk(config.id, layout.clineDataDir, layout.home, refs, diagnostics)
+  const seen = new Set(refs.map((r) => r.sessionId))
+  for (const root of await legacyRoots(layout, config)) {
+    await discoverLegacyRoot(config.id, root.root, layout.home, refs, diagnostics, seen)
+  }
+  return { refs, diagnostics }
+}
+
+/** The legacy task roots of a family member that exist under a home, in a stable order. */
+export async function legacyRoots(layout: HomeLayout, config: ClineFamilyConfig): Promise<LegacyRoot[]> {
+  const roots: LegacyRoot[] = []
+  if (config.readsSdkStore && (await isDir(join(layout.clineDataDir, 'tasks')))) roots.push({ root: layout.clineDataDir })
+  // The platform layout lists every VS Code-family editor (Code, Cursor, PearAI...): one table.
+  const storageDirs = [...new Set(layout.globalStorageDirs)]
+  const wanted = new Set(config.extensionIds.map((e) => e.toLowerCase()))
+  for (const gs of storageDirs) {
+    let names: string[] = []
+    try {
+      names = (await readdir(gs)).sort()
+    } catch {
+      continue
+    }
+    for (const n of names) {
+      if (wanted.has(n.toLowerCase()) && (await isDir(join(gs, n)))) roots.push({ root: join(gs, n), extensionId: n })
+    }
+  }
+  return roots
+}
+
+async function discoverLegacyRoot(
+  agent: AgentId,
+  root: string,
+  home: string,
+  refs: StoreRef[],
+  diagnostics: Diagnostic[],
+  seen: Set<string>,
+): Promise<void> {
+  const tasksDir = join(root, 'tasks')
+  let dirs: string[] = []
+  try {
+    dirs = (await readdir(tasksDir, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name).sort()
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {
+      diagnostics.push({ severity: 'error', path: tasksDir, message: `Could not list tasks: ${(err as Error).message}`, agent })
+    }
+    return
+  }
+  const historyPath = join(root, 'state', 'taskHistory.json')
+  const history = await readTaskHistory(agent, historyPath, diagnostics)
+  for (const id of dirs) {
+    const taskDir = join(tasksDir, id)
+    let names: string[]
+    try {
+      names = await readdir(taskDir)
+    } catch {
+      continue
+    }
+    const at = (n: string) => (names.includes(n) ? join(taskDir, n) : undefined)
+    const hints: LegacyHints = { kind: 'legacy', root, taskDir }
+    const ui = at('ui_messages.json')
+    const api = at('api_conversation_history.json')
+    const meta = at('task_metadata.json')
+    const hist = at('history_item.json')
+    if (ui) hints.ui = ui
+    if (api) hints.api = api
+    if (meta) hints.taskMetadata = meta
+    if (hist) hints.historyItemFile = hist
+    if (history) hints.taskHistory = historyPath
+    const item = history?.get(id)
+    if (item) hints.historyItem = item
+    if (!ui && !api) {
+      // Only checkpoints or settings left: nothing to show.
+      diagnostics.push({ severity: 'info', path: taskDir, message: 'Task folder has no ui_messages.json or api_conversation_history.json; skipped.', agent })
+      continue
+    }
+    if (seen.has(id)) {
+      diagnostics.push({ severity: 'warning', path: taskDir, message: `Task ${id} was already found in another folder; this copy is not listed.`, agent })
+      continue
+    }
+    seen.add(id)
+    const files = [ui ?? api!, ...(ui && api ? [api] : []), ...(meta ? [meta] : []), ...(hist ? [hist] : [])]
+    if (item) files.push(historyPath)
+    refs.push({ agent, sessionId: id, format: LEGACY_FORMAT, files, home, hints: hints as unknown as Record<string, unknown>, ...(await sizeAndTime(files)) })
+  }
+}
+
+/** `state/taskHistory.json` as id → HistoryItem; undefined when the file is absent. */
+async function readTaskHistory(
+  agent: AgentId,
+  path: string,
+  diagnostics: Diagnostic[],
+): Promise<Map<string, Record<string, unknown>> | undefined> {
+  let text: string
+  try {
+    text = await readFile(path, 'utf8')
+  } catch {
+    return undefined
+  }
+  const parsed = salvageJsonArray(text)
+  if (!parsed.complete) {
+    diagnostics.push({
+      severity: 'warning',
+      path,
+      line: lineAt(text, parsed.errorOffset ?? 0),
+      message: `Task history index is damaged (${parsed.error}); kept ${parsed.items.length} entries.`,
+      agent,
+    })
+  }
+  const map = new Map<string, Record<string, unknown>>()
+  for (const item of parsed.items) {
+    if (isRecord(item) && (typeof item.id === 'string' || typeof item.id === 'number')) map.set(String(item.id), item)
+  }
+  return map
+}
+
+async function isDir(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory()
+  } catch {
+    return false
+  }
+}

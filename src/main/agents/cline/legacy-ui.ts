@@ -1,0 +1,243 @@
+/**
+ * Nodes from a legacy task's `ui_messages.json` (ClineMessage[]), the preferred source because
+ * every record has a time (seed 000 "Parser plan": one row per ui_messages entry).
+ *
+ * ClineMessage (seed 000 "Legacy task files", apps/vscode/src/shared/ExtensionMessage.ts:178-294):
+ * {ts (ms, also the identity), type: ask|say, ask?, say?, text?, reasoning?, images?, files?,
+ * partial?, modelInfo?{modelId, providerId, mode}, conversationHistoryIndex?, lastCheckpointHash?}.
+ * `text` is JSON for say/ask `tool` (ClineSayTool {tool, path, diff, content, ...}),
+ * `api_req_started` (ClineApiReqInfo {request, tokensIn, tokensOut, cacheWrites, cacheReads, cost})
+ * and `use_mcp_server` ({serverName, type, toolName, arguments, uri}).
+ *
+ * Mapping (seed 000 "Parser plan" turn_type column):
+ * - say task / user_feedback → user node.
+ * - say text / completion_result, ask followup / plan_mode_respond → assistant text; say
+ *   reasoning → assistant thinking. Consecutive says of one API request merge into one assistant
+ *   node; `api_req_started` opens a new request and its token counts go on the next assistant node.
+ * - say/ask command, tool, use_mcp_server, browser_action → tool calls with ids `ui-<ts>`.
+ * - ask/say command_output, say mcp_server_response, browser_action_result → the result node of
+ *   the preceding call. File tools have no UI result: the next `api_req_started` request text
+ *   (`[write_to_file for 'x'] Result: …`) is their result, and gives commands their exit code.
+ * - say error / diff_error, ask api_req_failed / mistake_limit_reached → system nodes.
+ * - ask resume_task, api_req_finished/retried, empty completion_result... → skipped; other
+ *   records with text → `unknown-event` system nodes.
+ * - `lastCheckpointHash` → checkpoints {ref, kind: 'shadow-git', createdAt: ts}.
+ */
+import type { ContentBlock, MessageNode, Session, ToolCall, Usage } from '../../../shared/ir'
+import { addDiagnostic } from '../../ir/build'
+import { isRecord, tryParseJson } from '../../util/json'
+import { exitCodeFromText, makeToolCall, type NodeIds, num, str, usageOf } from './common'
+import { RESULT_HEADER, splitInjected } from './legacy-xml'
+
+/** ClineSayTool.tool → the XML tool name the model used (cline src/core/task/tools/handlers, Roo Code). */
+const SAY_TOOL_NAMES: Record<string, string> = {
+  editedExistingFile: 'replace_in_file', newFileCreated: 'write_to_file', fileDeleted: 'delete_file',
+  readFile: 'read_file', listFilesTopLevel: 'list_files', listFilesRecursive: 'list_files',
+  listCodeDefinitionNames: 'list_code_definition_names', searchFiles: 'search_files', webFetch: 'web_fetch',
+  webSearch: 'web_search', appliedDiff: 'apply_diff', insertContent: 'insert_content',
+  searchAndReplace: 'search_and_replace', codebaseSearch: 'codebase_search', newTask: 'new_task',
+  switchMode: 'switch_mode', summarizeTask: 'summarize_task', updateTodoList: 'update_todo_list',
+  fetchInstructions: 'fetch_instructions',
+}
+
+const SKIPPED = new Set([
+  'api_req_finished', 'api_req_retried', 'api_req_retry_delayed', 'mcp_server_request_started', 'checkpoint_created',
+  'resume_task', 'resume_completed_task', 'deleted_api_reqs', 'task_progress',
+])
+const ERRORS = new Set(['error', 'api_req_failed', 'diff_error', 'clineignore_error', 'mistake_limit_reached', 'error_retry'])
+
+/** Append nodes (and checkpoints) for the UI messages `items` to the session. */
+export function uiMessagesToNodes(items: unknown[], session: Session, file: string, ids: NodeIds): void {
+  let cur: MessageNode | undefined
+  let usage: Usage | undefined
+  let lastCall: ToolCall | undefined
+  let lastResult: MessageNode | undefined
+  let awaiting: ToolCall[] = []
+  const results = new Set<string>()
+  const checkpoints = new Set(session.checkpoints.map((c) => c.ref))
+  /** The UI text each call was made from, to drop an ask/say pair recording the same call twice. */
+  const rawOf = new WeakMap<ToolCall, string>()
+
+  const assistant = (m: Record<string, unknown>, ts: number | undefined): MessageNode => {
+    if (!cur) {
+      cur = { nodeId: ids.take(`ui-${ts ?? session.nodes.length}`), role: 'assistant', content: '' }
+      if (ts !== undefined) cur.createdAt = ts
+      if (usage) cur.usage = usage
+      usage = undefined
+      session.nodes.push(cur)
+    }
+    const model = isRecord(m.modelInfo) ? str(m.modelInfo.modelId) : undefined
+    if (model && !cur.model) cur.model = model
+    return cur
+  }
+  const say = (m: Record<string, unknown>, ts: number | undefined, text: string, meta?: Record<string, unknown>) => {
+    const node = assistant(m, ts)
+    node.content = node.content ? `${node.content}\n\n${text}` : text
+    if (meta) node.metadata = { ...node.metadata, ...meta }
+  }
+  const call = (m: Record<string, unknown>, ts: number | undefined, name: string, args: unknown, raw: string) => {
+    if (lastCall && !results.has(lastCall.id) && cur?.toolCalls?.includes(lastCall) && rawOf.get(lastCall) === raw) return
+    const c = makeToolCall(ids.take(`ui-${ts ?? session.nodes.length}`), name, args)
+    rawOf.set(c, raw)
+    const node = assistant(m, ts)
+    ;(node.toolCalls ??= []).push(c)
+    lastCall = c
+    return c
+  }
+  const result = (ts: number | undefined, target: ToolCall | undefined, text: string, kind: string) => {
+    if (target && lastResult?.toolCallId === target.id && session.nodes[session.nodes.length - 1] === lastResult) {
+      lastResult.content = lastResult.content ? `${lastResult.content}\n${text}` : text
+      return
+    }
+    const node: MessageNode = { nodeId: ids.take(`ui-${ts ?? session.nodes.length}`), role: 'tool', content: text, toolCallId: target?.id ?? `ui-${ts}:orphan` }
+    if (target) node.toolName = target.name
+    if (ts !== undefined) node.createdAt = ts
+    node.metadata = { ui: kind }
+    if (/^(The tool execution failed|The user denied this operation)/.test(text)) node.isError = true
+    session.nodes.push(node)
+    if (target) results.add(target.id)
+    lastResult = node
+    cur = undefined
+  }
+
+  items.forEach((raw, i) => {
+    if (!isRecord(raw)) {
+      addDiagnostic(session, { severity: 'warning', path: file, message: `UI message ${i + 1} is not an object; skipped.` })
+      return
+    }
+    const m = raw
+    const ts = num(m.ts)
+    const kind = str(m.say) ?? str(m.ask) ?? ''
+    const text = typeof m.text === 'string' ? m.text : ''
+    const hash = str(m.lastCheckpointHash)
+    if (hash && !checkpoints.has(hash)) {
+      checkpoints.add(hash)
+      session.checkpoints.push({ ref: hash, kind: 'shadow-git', ...(ts !== undefined ? { createdAt: ts } : {}) })
+    }
+    if (typeof m.reasoning === 'string' && m.reasoning && kind !== 'reasoning') addThinking(assistant(m, ts), m.reasoning)
+
+    switch (kind) {
+      case 'task':
+      case 'user_feedback': {
+        cur = undefined
+        awaiting = []
+        const node: MessageNode = { nodeId: ids.take(`ui-${ts ?? i}`), role: 'user', content: text }
+        const blocks = attachments(m)
+        if (blocks.length) node.blocks = [...(text ? [{ type: 'text', text } as ContentBlock] : []), ...blocks]
+        if (ts !== undefined) node.createdAt = ts
+        if (kind === 'user_feedback') node.metadata = { ui: kind }
+        session.nodes.push(node)
+        return
+      }
+      case 'api_req_started': {
+        cur = undefined
+        const info = tryParseJson(text)
+        if (!isRecord(info)) return
+        usage = usageOf({ inputTokens: info.tokensIn, outputTokens: info.tokensOut, cacheWriteTokens: info.cacheWrites, cacheReadTokens: info.cacheReads, cost: info.cost })
+        if (typeof info.request === 'string') requestResult(info.request, ts)
+        return
+      }
+      case 'reasoning':
+        if (text) addThinking(assistant(m, ts), text)
+        return
+      case 'text':
+        if (text) say(m, ts, text)
+        return
+      case 'followup':
+      case 'plan_mode_respond':
+      case 'act_mode_respond': {
+        const j = tryParseJson(text)
+        const body = isRecord(j) ? (str(j.question) ?? str(j.response) ?? text) : text
+        if (body) say(m, ts, body, { ui: kind, ...(isRecord(j) && Array.isArray(j.options) ? { options: j.options } : {}) })
+        return
+      }
+      case 'command':
+        if (text) call(m, ts, 'execute_command', { command: text }, text)
+        return
+      case 'command_output':
+        result(ts, lastCall?.name === 'execute_command' ? lastCall : undefined, text, kind)
+        return
+      case 'tool': {
+        const j = tryParseJson(text)
+        const toolName = isRecord(j) ? str(j.tool) : undefined
+        const c = call(m, ts, toolName ? (SAY_TOOL_NAMES[toolName] ?? toolName) : 'tool', j ?? text, text)
+        if (c) awaiting.push(c)
+        return
+      }
+      case 'use_mcp_server': {
+        const j = tryParseJson(text)
+        const args = isRecord(j) && typeof j.arguments === 'string' ? { ...j, arguments: tryParseJson(j.arguments) ?? j.arguments } : (j ?? text)
+        call(m, ts, isRecord(j) && j.type === 'access_mcp_resource' ? 'access_mcp_resource' : 'use_mcp_tool', args, text)
+        return
+      }
+      case 'mcp_server_response':
+        result(ts, lastCall && /mcp/.test(lastCall.name) ? lastCall : undefined, text, kind)
+        return
+      case 'browser_action_launch':
+        call(m, ts, 'browser_action', { action: 'launch', url: text }, text)
+        return
+      case 'browser_action':
+        call(m, ts, 'browser_action', tryParseJson(text) ?? text, text)
+        return
+      case 'browser_action_result': {
+        const j = tryParseJson(text)
+        const body = isRecord(j) ? [str(j.currentUrl) && `URL: ${j.currentUrl}`, str(j.logs)].filter(Boolean).join('\n') : text
+        result(ts, lastCall?.name === 'browser_action' ? lastCall : undefined, body, kind)
+        return
+      }
+    }
+    if (ERRORS.has(kind)) {
+      cur = undefined
+      if (!text) return
+      const node: MessageNode = { nodeId: ids.take(`ui-${ts ?? i}`), role: 'system', content: text, metadata: { ui: kind } }
+      if (ts !== undefined) node.createdAt = ts
+      session.nodes.push(node)
+      return
+    }
+    if (kind === 'completion_result') {
+      // say completion_result is the final answer; the ask that follows repeats it or is empty.
+      if (text && m.type === 'say') say(m, ts, text, { ui: kind })
+      else if (text && cur?.content.endsWith(text) !== true) say(m, ts, text, { ui: kind })
+      return
+    }
+    if (SKIPPED.has(kind) || !text) return
+    const node: MessageNode = { nodeId: ids.take(`ui-${ts ?? i}`), role: 'system', content: text, event: 'unknown-event', metadata: { ui: kind, type: m.type } }
+    if (ts !== undefined) node.createdAt = ts
+    session.nodes.push(node)
+  })
+
+  /** A new API request whose text starts with a tool result: the result of a file tool, or a command's exit code. */
+  function requestResult(request: string, ts: number | undefined): void {
+    const header = RESULT_HEADER.exec(request)
+    if (!header) return
+    const name = header[1]!
+    const body = splitInjected(request.slice(header[0].length)).text
+    if (name === 'execute_command') {
+      const target = lastCall?.name === 'execute_command' ? lastCall : undefined
+      const code = exitCodeFromText(body)
+      if (target && code !== undefined) target.exitCode = code
+      if (target && !results.has(target.id)) result(ts, target, body, 'api_req_started')
+      return
+    }
+    const idx = awaiting.findIndex((c) => c.name === name)
+    if (idx < 0) return
+    const target = awaiting.splice(idx, 1)[0]!
+    if (!results.has(target.id)) result(ts, target, body, 'api_req_started')
+  }
+}
+
+function addThinking(node: MessageNode, text: string): void {
+  node.thinking = node.thinking ? `${node.thinking}\n\n${text}` : text
+}
+
+/** `images` (data URLs) and `files` (paths) of a ClineMessage as content blocks. */
+function attachments(m: Record<string, unknown>): ContentBlock[] {
+  const out: ContentBlock[] = []
+  for (const img of Array.isArray(m.images) ? m.images : []) {
+    if (typeof img !== 'string') continue
+    const d = /^data:([^;,]+);base64,(.*)$/s.exec(img)
+    out.push(d ? { type: 'image', mediaType: d[1]!, data: d[2]! } : { type: 'image', uri: img })
+  }
+  for (const f of Array.isArray(m.files) ? m.files : []) if (typeof f === 'string') out.push({ type: 'file', path: f })
+  return out
+}

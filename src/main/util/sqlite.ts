@@ -1,0 +1,64 @@
+/**
+ * Read-only access to an agent's SQLite store (Cline `db/sessions.db`, ...).
+ *
+ * Why a copy: opening a database in place, even with `readonly: true`, can create `-wal`/`-shm`
+ * files next to it (a WAL-mode database needs a shared-memory index), and a store the agent is
+ * writing may be locked. Sepia never writes beside a source store (DESIGN.md "Sources are
+ * read-only"), so the database and its `-wal`/`-shm` companions, when present, are copied into a
+ * fresh temporary folder and the copy is opened. SQLite folds the copied WAL into what the reader
+ * sees, so uncheckpointed rows are visible too. `close()` removes the copy.
+ */
+import Database from 'better-sqlite3'
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { basename, join } from 'node:path'
+
+/** An open read-only copy of a database and how to dispose of it. */
+export interface ReadOnlySqlite {
+  /** better-sqlite3 connection on the temporary copy (read-only). */
+  db: Database.Database
+  /** Close the connection and delete the temporary copy. Safe to call twice. */
+  close(): void
+}
+
+/**
+ * Copy `path` (plus `path-wal` and `path-shm` when they exist) to a temporary folder and open the
+ * copy read-only. Throws the file system or SQLite error when the file is missing, unreadable or
+ * not a database (callers turn it into a diagnostic); the temporary folder is removed on failure.
+ */
+export function openSqliteReadOnly(path: string): ReadOnlySqlite {
+  const dir = mkdtempSync(join(tmpdir(), 'sepia-sqlite-'))
+  const copy = join(dir, basename(path))
+  let db: Database.Database | undefined
+  try {
+    copyFileSync(path, copy)
+    for (const suffix of ['-wal', '-shm']) {
+      if (existsSync(path + suffix)) copyFileSync(path + suffix, copy + suffix)
+    }
+    db = new Database(copy, { readonly: true, fileMustExist: true })
+    // Touch the schema so a file that is not a database fails here, not at the first query.
+    db.prepare('SELECT count(*) FROM sqlite_master').get()
+  } catch (err) {
+    try {
+      db?.close()
+    } catch {
+      // ignore
+    }
+    rmSync(dir, { recursive: true, force: true })
+    throw err
+  }
+  const opened = db
+  let closed = false
+  return {
+    db: opened,
+    close() {
+      if (closed) return
+      closed = true
+      try {
+        opened.close()
+      } finally {
+        rmSync(dir, { recursive: true, force: true })
+      }
+    },
+  }
+}

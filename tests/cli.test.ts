@@ -24,7 +24,7 @@ function sink(): Writable & { text: string } {
 async function run(...argv: string[]) {
   const out = sink()
   const err = sink()
-  const code = await main(argv, out as unknown as NodeJS.WriteStream, err as unknown as NodeJS.WriteStream)
+  const code = await main(argv, out as unknown as NodeJS.WritableStream, err as unknown as NodeJS.WritableStream)
   return { code, out: out.text, err: err.text }
 }
 

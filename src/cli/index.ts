@@ -27,7 +27,7 @@ Options:
 `
 
 /** Run the CLI with `argv` (without node and script). Resolves the exit code. */
-export async function main(argv: string[], out = process.stdout, err = process.stderr): Promise<number> {
+export async function main(argv: string[], out: NodeJS.WritableStream = process.stdout, err: NodeJS.WritableStream = process.stderr): Promise<number> {
   let parsed
   try {
     parsed = parseArgs({

@@ -64,13 +64,16 @@ function browserMode(reason) {
 ensureBuilt()
 const headless = process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY
 let electron = electronBinary()
-if (!electron && !headless) {
-  console.log('Fetching the Electron runtime (once)…')
-  electron = fetchElectron()
-}
-if (!electron) browserMode("Electron's binary is not installed and could not be downloaded here")
-else if (headless) browserMode('No display found')
-else {
-  const child = spawn(electron, [root, ...args], { cwd: root, stdio: 'inherit' })
-  child.on('exit', (code) => process.exit(code ?? 0))
+if (headless) {
+  browserMode(electron ? 'No display found' : "Electron's binary is not installed and there is no display to open it on")
+} else {
+  if (!electron) {
+    console.log('Fetching the Electron runtime (once)…')
+    electron = fetchElectron()
+  }
+  if (!electron) browserMode("Electron's binary is not installed and could not be downloaded here")
+  else {
+    const child = spawn(electron, [root, ...args], { cwd: root, stdio: 'inherit' })
+    child.on('exit', (code) => process.exit(code ?? 0))
+  }
 }

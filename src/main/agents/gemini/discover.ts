@@ -1,0 +1,152 @@
+/**
+ * Find Gemini CLI sessions under one home: directory listings, `stat`s and the first bytes of
+ * each chats file (for its `sessionId`).
+ *
+ * Layout (fixtures/real/gemini/README.md, Gemini CLI 0.61.0; google-gemini/gemini-cli
+ * packages/core/src/services/chatRecordingService.ts):
+ * - `~/.gemini/tmp/<slug or projectHash>/chats/session-<yyyy-mm-ddThh-mm>-<first 8 of id>.jsonl`
+ *   (older: `.json`) — one session. A resume in a later minute can leave a second file with the
+ *   same `sessionId` (README "Worth knowing"), and resuming a `.json` session migrates it to
+ *   `.jsonl`: files are grouped by the `sessionId` of their header, read in name order.
+ * - `~/.gemini/tmp/<slug>/chats/<parent session id>/<id>.jsonl` — a sub-agent's chat.
+ * - Project files listed with each session (read for the project path, prompt log and saved
+ *   chats, see project.ts): `~/.gemini/projects.json`, `tmp/<slug>/.project_root`,
+ *   `tmp/<slug>/logs.json`, `tmp/<slug>/checkpoint-*.json`.
+ */
+import type { Dirent } from 'node:fs'
+import { open, readdir, stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { Diagnostic } from '../../../shared/ir'
+import type { HomeLayout } from '../../platform'
+import type { DiscoverResult, ReadContext, StoreRef } from '../types'
+import { FORMAT_JSON, FORMAT_JSONL, FORMAT_SUBAGENT } from './read'
+
+const SESSION_FILE = /^session-.+\.jsonl?$/
+/** Bytes read from the start of a chats file to find its `sessionId`. */
+const HEAD_BYTES = 64 * 1024
+
+/** Directory entries sorted by name, or undefined (plus a diagnostic unless the folder does not exist). */
+async function list(dir: string, diagnostics: Diagnostic[]): Promise<Dirent[] | undefined> {
+  try {
+    return (await readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') {
+      diagnostics.push({ severity: 'warning', path: dir, message: `cannot list folder: ${(e as Error).message}`, agent: 'gemini' })
+    }
+    return undefined
+  }
+}
+
+/** File or folder, following a symbolic link; undefined when it cannot be stat'ed. */
+async function kindOf(e: Dirent, path: string): Promise<'file' | 'dir' | undefined> {
+  if (e.isDirectory()) return 'dir'
+  if (e.isFile()) return 'file'
+  if (!e.isSymbolicLink()) return undefined
+  try {
+    const s = await stat(path)
+    return s.isDirectory() ? 'dir' : s.isFile() ? 'file' : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The `sessionId` a chats file declares: the header (first line) of a `.jsonl`, the top-level
+ * member of a `.json` (looked for in its first bytes). Undefined when there is none.
+ */
+export async function sniffSessionId(path: string): Promise<string | undefined> {
+  let head: string
+  try {
+    const fh = await open(path, 'r')
+    try {
+      const buf = Buffer.alloc(HEAD_BYTES)
+      const { bytesRead } = await fh.read(buf, 0, HEAD_BYTES, 0)
+      head = buf.subarray(0, bytesRead).toString('utf8')
+    } finally {
+      await fh.close()
+    }
+  } catch {
+    return undefined
+  }
+  const first = head.split('\n', 1)[0] ?? ''
+  try {
+    const r = JSON.parse(first) as Record<string, unknown>
+    if (typeof r?.sessionId === 'string' && typeof r.projectHash === 'string') return r.sessionId
+    if (path.endsWith('.jsonl')) return undefined
+  } catch {
+    // not one JSON line: a pretty-printed object (looked for below) or a cut-short line
+    if (path.endsWith('.jsonl') && first.trim() !== '{') return undefined
+  }
+  const m = /^\s*\{[\s\S]*?"sessionId"\s*:\s*"((?:[^"\\]|\\.)*)"/.exec(head)
+  return m ? (JSON.parse(`"${m[1]}"`) as string) : undefined
+}
+
+/** A ref for `files` (sizes summed, newest mtime), or undefined when the primary file is gone. */
+async function makeRef(home: string, sessionId: string, format: string, files: string[], extra: Partial<StoreRef>): Promise<StoreRef | undefined> {
+  let size = 0
+  let mtimeMs = 0
+  const kept: string[] = []
+  for (const f of files) {
+    try {
+      const s = await stat(f)
+      if (!s.isFile()) continue
+      size += s.size
+      mtimeMs = Math.max(mtimeMs, s.mtimeMs)
+      kept.push(f)
+    } catch {
+      // absent or vanished: skip it
+    }
+  }
+  if (kept[0] !== files[0]) return undefined
+  return { agent: 'gemini', sessionId, format, files: kept, size, mtimeMs, home, ...extra }
+}
+
+/** Every session and sub-agent chat of one `tmp/<slug>` folder. */
+async function project(home: string, geminiDir: string, projectDir: string, diagnostics: Diagnostic[]): Promise<StoreRef[]> {
+  const chatsDir = join(projectDir, 'chats')
+  const entries = await list(chatsDir, diagnostics)
+  if (!entries) return []
+  const checkpoints = ((await list(projectDir, diagnostics)) ?? []).filter((e) => /^checkpoint-.+\.json$/.test(e.name)).map((e) => join(projectDir, e.name))
+  const projectFiles = [join(geminiDir, 'projects.json'), join(projectDir, '.project_root'), join(projectDir, 'logs.json')]
+  const groups = new Map<string, string[]>()
+  const refs: StoreRef[] = []
+  for (const e of entries) {
+    const path = join(chatsDir, e.name)
+    const kind = await kindOf(e, path)
+    if (kind === 'file' && SESSION_FILE.test(e.name)) {
+      const id = (await sniffSessionId(path)) ?? e.name.replace(/\.jsonl?$/, '')
+      groups.set(id, [...(groups.get(id) ?? []), path])
+    } else if (kind === 'dir') {
+      for (const s of (await list(path, diagnostics)) ?? []) {
+        if (!s.name.endsWith('.jsonl') || (await kindOf(s, join(path, s.name))) !== 'file') continue
+        const ref = await makeRef(home, s.name.slice(0, -'.jsonl'.length), FORMAT_SUBAGENT, [join(path, s.name), ...projectFiles], { parentSessionId: e.name })
+        if (ref) refs.push(ref)
+      }
+    }
+  }
+  const main: StoreRef[] = []
+  for (const [id, files] of groups) {
+    const format = files[0]!.endsWith('.json') ? FORMAT_JSON : FORMAT_JSONL
+    const ref = await makeRef(home, id, format, [...files, ...projectFiles, ...checkpoints], {})
+    if (ref) main.push(ref)
+  }
+  return [...main, ...refs]
+}
+
+/**
+ * List Gemini CLI sessions under `<home>/.gemini/tmp`. Never throws: an unreadable folder is a
+ * warning diagnostic and the other folders still load; a missing folder means no sessions.
+ */
+export async function discoverSessions(layout: HomeLayout, _ctx: ReadContext): Promise<DiscoverResult> {
+  const diagnostics: Diagnostic[] = []
+  const geminiDir = join(layout.home, '.gemini')
+  const tmp = join(geminiDir, 'tmp')
+  const refs: StoreRef[] = []
+  for (const e of (await list(tmp, diagnostics)) ?? []) {
+    const dir = join(tmp, e.name)
+    if ((await kindOf(e, dir)) !== 'dir') continue
+    refs.push(...(await project(layout.home, geminiDir, dir, diagnostics)))
+  }
+  return { refs, diagnostics }
+}

@@ -1,0 +1,21 @@
+/**
+ * Devin CLI (Cognition): reads `<XDG data>/devin/cli/sessions.db` (SQLite message forest) and
+ * `transcripts/<id>.json` (ATIF v1.7) — seed 002 "Devin CLI", `shared/formats/cursor-devin-atif-acp.md`
+ * C and D. Read-only; thinking blocks are sealed (`thinking.signature`) and kept verbatim; no
+ * checkpoints in this store. Sub-agents are linked at read time (they share the parent's database),
+ * so no `link` step is needed.
+ */
+import type { AgentDefinition } from '../types'
+import { discoverSessions } from './discover'
+import { readSession } from './read'
+
+export { FORMAT_ATIF, FORMAT_DB, FORMAT_SUBAGENT } from './read'
+
+/** The Devin CLI agent definition for the registry. */
+export const devin: AgentDefinition = {
+  id: 'devin',
+  displayName: 'Devin CLI',
+  capabilities: { canWrite: false, hasCheckpoints: false, hasThinkingSignatures: true },
+  discover: discoverSessions,
+  read: readSession,
+}

@@ -31,7 +31,7 @@ const HOMES: Partial<Record<AgentId, () => string[]>> = {
   'claude-code': () => [real('claude-code')],
   cline: () => [real('cline'), real('cline-legacy')],
   'roo-code': () => [forkHome('rooveterinaryinc.roo-cline')],
-  'kilo-code': () => [forkHome('kilocode.kilo-code')],
+  'kilo-code': () => [forkHome('kilocode.kilo-code'), real('kilo')],
   codex: () => [real('codex')],
   gemini: () => [real('gemini')],
   opencode: () => [real('opencode')],

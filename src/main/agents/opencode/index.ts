@@ -1,0 +1,66 @@
+/**
+ * The OpenCode family: OpenCode (`<xdg data>/opencode/opencode.db` and the older JSON storage
+ * `storage/`) and Kilo Code's CLI, an OpenCode fork (`<xdg data>/kilo/kilo.db`).
+ *
+ * Kilo Code also has an older, Cline-style VS Code task layout, read by the Cline family helper
+ * under the same `kilo-code` id (src/main/agents/cline). {@link discoverKilo}, {@link readKilo}
+ * and {@link linkKilo} are the pieces of this folder's Kilo reader that the registry combines with
+ * that definition: `readKilo` handles the refs whose format is in {@link KILO_FORMATS}.
+ */
+import type { Session } from '../../../shared/ir'
+import type { HomeLayout } from '../../platform'
+import type { AgentDefinition, DiscoverResult, ReadContext, StoreRef } from '../types'
+import { KILO_CONFIG, OPENCODE_CONFIG, type OpencodeFamilyConfig, formatsOf } from './config'
+import { discoverFamily } from './discover'
+import { linkFamilySessions } from './link'
+import { readFamilySession } from './read'
+
+export { closeStoreDbs } from './db'
+export { KILO_CONFIG, OPENCODE_CONFIG, type OpencodeFamilyConfig, formatsOf } from './config'
+
+/**
+ * The {@link AgentDefinition} of one OpenCode-family member. Capabilities: no writer yet;
+ * checkpoints (the `patch` parts name snapshot tree hashes in `<data>/snapshot/<project>/`);
+ * thinking signatures kept (reasoning part `metadata.<provider>.signature`).
+ */
+export function makeOpencodeFamilyAgent(config: OpencodeFamilyConfig): AgentDefinition {
+  const formats = new Set(Object.values(formatsOf(config)))
+  return {
+    id: config.id,
+    displayName: config.displayName,
+    capabilities: { canWrite: false, hasCheckpoints: true, hasThinkingSignatures: true },
+    discover: (layout) => discoverFamily(layout, config),
+    read: (ref) => readFamilySession(ref, config),
+    link: (sessions) => linkFamilySessions(sessions, formats),
+  }
+}
+
+/** OpenCode (npm `opencode-ai`). */
+export const opencode = makeOpencodeFamilyAgent(OPENCODE_CONFIG)
+
+/**
+ * Kilo Code CLI's OpenCode-derived store, id `kilo-code`. Not registered on its own: the registry
+ * merges it with the Cline-layout Kilo Code definition (see the module comment).
+ */
+export const kiloCodeCli = makeOpencodeFamilyAgent(KILO_CONFIG)
+
+/** Store formats `readKilo` reads: `kilo-db`, `kilo-json`, `kilo-export`. */
+export const KILO_FORMATS: ReadonlySet<string> = new Set(Object.values(formatsOf(KILO_CONFIG)))
+
+/** Store formats OpenCode's reader reads: `opencode-db`, `opencode-json`, `opencode-export`. */
+export const OPENCODE_FORMATS: ReadonlySet<string> = new Set(Object.values(formatsOf(OPENCODE_CONFIG)))
+
+/** Kilo Code sessions in `<xdg data>/kilo/` (kilo.db and JSON storage). Never throws. */
+export function discoverKilo(layout: HomeLayout, ctx: ReadContext): Promise<DiscoverResult> {
+  return kiloCodeCli.discover(layout, ctx)
+}
+
+/** Read a Kilo Code ref whose format is in {@link KILO_FORMATS}; READ_FAILED for other formats. */
+export function readKilo(ref: StoreRef, ctx: ReadContext): Promise<Session> {
+  return kiloCodeCli.read(ref, ctx)
+}
+
+/** Link Kilo Code CLI sub-agent sessions (only sessions of {@link KILO_FORMATS} are touched). */
+export function linkKilo(sessions: Session[]): void {
+  linkFamilySessions(sessions, KILO_FORMATS)
+}

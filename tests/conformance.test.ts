@@ -10,6 +10,7 @@ import { join, relative } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { AgentId } from '../src/shared/ir'
 import { AGENTS } from '../src/main/agents/registry'
+import { writeMainHome as writeDevinHome } from '../src/main/agents/devin/fixtures-homes'
 import { REPO_ROOT } from './helpers/golden'
 import { readAgentHome } from './helpers/read-home'
 import { snapshotTree } from './helpers/snapshot'
@@ -17,12 +18,19 @@ import { snapshotTree } from './helpers/snapshot'
 const real = (name: string) => join(REPO_ROOT, 'fixtures/real', name, 'home')
 
 /** A home holding the real legacy Cline tasks under a VS Code fork extension's globalStorage. */
-function forkHome(extensionId: string): string {
+function forkHome(extensionId: string, editor = 'Code'): string {
   const home = mkdtempSync(join(tmpdir(), `sepia-fork-${extensionId}-`))
-  const gs = join(home, '.config', 'Code', 'User', 'globalStorage', extensionId)
+  const gs = join(home, '.config', editor, 'User', 'globalStorage', extensionId)
   mkdirSync(gs, { recursive: true })
   cpSync(join(real('cline-legacy'), '.cline/data/tasks'), join(gs, 'tasks'), { recursive: true })
   cpSync(join(real('cline-legacy'), '.cline/data/state'), join(gs, 'state'), { recursive: true })
+  return home
+}
+
+/** A home written by a generator (agents with no real store here: built from the documented shapes). */
+function generated(name: string, write: (home: string) => void): string {
+  const home = mkdtempSync(join(tmpdir(), `sepia-gen-${name}-`))
+  write(home)
   return home
 }
 
@@ -32,9 +40,11 @@ const HOMES: Partial<Record<AgentId, () => string[]>> = {
   cline: () => [real('cline'), real('cline-legacy')],
   'roo-code': () => [forkHome('rooveterinaryinc.roo-cline')],
   'kilo-code': () => [forkHome('kilocode.kilo-code'), real('kilo')],
+  pearai: () => [forkHome('pearai.pearai-roo-cline', 'PearAI')],
   codex: () => [real('codex')],
   gemini: () => [real('gemini')],
   opencode: () => [real('opencode')],
+  devin: () => [generated('devin', writeDevinHome)],
 }
 
 /** Cut the last non-empty line of a text file in half (a write interrupted mid-line). */
@@ -117,5 +127,5 @@ for (const agent of AGENTS) {
 it('every registered agent has conformance fixtures or is listed as pending', () => {
   const pending = AGENTS.filter((a) => !HOMES[a.id]).map((a) => a.id)
   // Agents whose stores have no fixture home yet; keep this list short and shrinking.
-  expect(pending.every((id) => ['pearai', 'cursor', 'cursor-agent', 'devin'].includes(id))).toBe(true)
+  expect(pending.every((id) => ['cursor', 'cursor-agent'].includes(id))).toBe(true)
 })

@@ -7,6 +7,7 @@ import type { AgentId } from '../../shared/ir'
 import { SepiaError } from '../../shared/api'
 import { claudeCode } from './claude-code'
 import { cline, pearai, rooCode } from './cline'
+import { codex } from './codex'
 import { devin } from './devin'
 import { gemini } from './gemini'
 import { kiloCode } from './kilo-code'
@@ -14,7 +15,7 @@ import { opencode } from './opencode'
 import type { AgentDefinition } from './types'
 
 /** Every agent Sepia reads, in display order. */
-export const AGENTS: readonly AgentDefinition[] = [claudeCode, cline, rooCode, kiloCode, pearai, gemini, opencode, devin]
+export const AGENTS: readonly AgentDefinition[] = [claudeCode, cline, rooCode, kiloCode, pearai, codex, gemini, opencode, devin]
 
 /** The definition of one agent. Throws SepiaError `UNKNOWN_AGENT` for an id with no reader. */
 export function agentById(id: AgentId | string): AgentDefinition {

@@ -27,6 +27,8 @@ export interface HomeLayout {
   isOwnHome: boolean
   /** Claude Code config dir: `CLAUDE_CONFIG_DIR`, else `~/.claude`. */
   claudeConfigDir: string
+  /** Codex home: `CODEX_HOME`, else `~/.codex` (codex-rs core/src/config: find_codex_home). */
+  codexHome: string
   /** Cline dir: `CLINE_DIR`, else `~/.cline` (seed 000 "~/.cline", paths.ts:151-160). */
   clineDir: string
   /** Cline data dir: `CLINE_DATA_DIR`, else `<clineDir>/data` (seed 000 "Transcript stores"). */

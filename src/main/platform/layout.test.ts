@@ -54,6 +54,7 @@ describe('layoutForHome: Windows', () => {
       os: 'win32',
       isOwnHome: true,
       claudeConfigDir: 'C:\\Users\\ana\\.claude',
+      codexHome: 'C:\\Users\\ana\\.codex',
       clineDir: 'C:\\Users\\ana\\.cline',
       clineDataDir: 'C:\\Users\\ana\\.cline\\data',
       appDataRoots: ['C:\\Users\\ana\\AppData\\Roaming', 'C:\\Users\\ana\\AppData\\Local'],
@@ -97,6 +98,7 @@ describe('layoutForHome: Windows', () => {
       os: 'win32',
       isOwnHome: false,
       claudeConfigDir: join(h, '.claude'),
+      codexHome: join(h, '.codex'),
       clineDir: join(h, '.cline'),
       clineDataDir: join(h, '.cline', 'data'),
       appDataRoots: [join(h, 'AppData', 'Roaming'), join(h, 'AppData', 'Local')],
@@ -213,6 +215,9 @@ describe('layoutForHome: agent env overrides', () => {
     const base = { home: '/home/ana', os: 'linux' as const, isOwnHome: true, run: runner({}), fs: fakeFs([]) }
     const all = await layoutForHome({ ...base, env: OVERRIDES })
     expect([all.clineDir, all.clineDataDir, all.claudeConfigDir]).toEqual(['/opt/cline', '/srv/cline-data', '/opt/claude'])
+    const codex = await layoutForHome({ ...base, env: { CODEX_HOME: '/srv/codex' } })
+    expect(codex.codexHome).toBe('/srv/codex')
+    expect((await layoutForHome({ ...base, env: {} })).codexHome).toBe('/home/ana/.codex')
     const clineDirOnly = await layoutForHome({ ...base, env: { CLINE_DIR: ' /opt/cline ' } })
     expect([clineDirOnly.clineDir, clineDirOnly.clineDataDir]).toEqual(['/opt/cline', '/opt/cline/data'])
     const blank = await layoutForHome({ ...base, env: { CLINE_DIR: '', CLAUDE_CONFIG_DIR: '  ' } })
@@ -224,7 +229,8 @@ describe('layoutForHome: agent env overrides', () => {
   })
 
   it('are ignored for a copied home', async () => {
-    const layout = await layoutForHome({ home: '/mnt/backup/ana', os: 'linux', env: OVERRIDES, fs: fakeFs([]) })
+    const layout = await layoutForHome({ home: '/mnt/backup/ana', os: 'linux', env: { ...OVERRIDES, CODEX_HOME: '/srv/codex' }, fs: fakeFs([]) })
+    expect(layout.codexHome).toBe('/mnt/backup/ana/.codex')
     expect([layout.clineDir, layout.clineDataDir, layout.claudeConfigDir]).toEqual([
       '/mnt/backup/ana/.cline',
       '/mnt/backup/ana/.cline/data',

@@ -51,6 +51,7 @@ export async function layoutForHome(opts: LayoutOptions): Promise<HomeLayout> {
   const p = pathApiFor(home)
 
   const claudeConfigDir = envValue(env, 'CLAUDE_CONFIG_DIR') ?? p.join(home, '.claude')
+  const codexHome = envValue(env, 'CODEX_HOME') ?? p.join(home, '.codex')
   const clineDir = envValue(env, 'CLINE_DIR') ?? p.join(home, '.cline')
   const clineDataDir = envValue(env, 'CLINE_DATA_DIR') ?? p.join(clineDir, 'data')
 
@@ -69,6 +70,7 @@ export async function layoutForHome(opts: LayoutOptions): Promise<HomeLayout> {
     os,
     isOwnHome,
     claudeConfigDir,
+    codexHome,
     clineDir,
     clineDataDir,
     appDataRoots: appDataRootList(roots),

@@ -1,0 +1,112 @@
+/**
+ * Find Codex CLI rollouts under one home: directory listings, `stat`s, and the optional thread
+ * database / name index for titles and sub-agent parents.
+ *
+ * Layout (codex-rs `core/src/rollout/mod.rs` `SESSIONS_SUBDIR`/`ARCHIVED_SESSIONS_SUBDIR`,
+ * `recorder.rs`; fixtures/real/codex, Codex 0.171.0): `<codex home>/sessions/YYYY/MM/DD/
+ * rollout-<local time>-<thread uuid>.jsonl`, archived ones flat in `<codex home>/archived_sessions/`.
+ * Codex also lists a rollout placed directly in `sessions/` (fixtures/real/codex/handwritten/17);
+ * a `.jsonl` without the `rollout-` prefix is still listed here (Sepia shows what is on disk) and
+ * gets an info diagnostic when read.
+ *
+ * The codex home is `$CODEX_HOME` for the user's own home in Codex itself; the layout does not
+ * carry that variable yet, so `<home>/.codex` is used unless the layout has a `codexHome`.
+ */
+import type { Dirent } from 'node:fs'
+import { readdir, stat } from 'node:fs/promises'
+import type { Diagnostic } from '../../../shared/ir'
+import { type HomeLayout, pathApiFor } from '../../platform'
+import type { DiscoverResult, ReadContext, StoreRef } from '../types'
+import { FORMAT } from './read'
+import { FILE_UUID } from './records'
+import { type StateIndex, readStateIndex } from './state'
+
+/** Folder depth searched below `sessions/` (YYYY/MM/DD plus one spare level). */
+const MAX_DEPTH = 4
+
+/** The Codex home of a layout: `CODEX_HOME` for the own home, else `<home>/.codex` (platform/layout.ts). */
+export function codexHomeOf(layout: HomeLayout): string {
+  return layout.codexHome || pathApiFor(layout.home).join(layout.home, '.codex')
+}
+
+/** Directory entries, or undefined (plus a diagnostic unless the folder simply does not exist). */
+async function list(dir: string, diagnostics: Diagnostic[]): Promise<Dirent[] | undefined> {
+  try {
+    return (await readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') {
+      diagnostics.push({ severity: 'warning', path: dir, agent: 'codex', message: `cannot list folder: ${(e as Error).message}` })
+    }
+    return undefined
+  }
+}
+
+/** Every `.jsonl` file under `dir`, depth-first in name order. */
+async function rollouts(dir: string, depth: number, join: (a: string, b: string) => string, diagnostics: Diagnostic[]): Promise<string[]> {
+  const out: string[] = []
+  for (const e of (await list(dir, diagnostics)) ?? []) {
+    const path = join(dir, e.name)
+    let isDir = e.isDirectory()
+    let isFile = e.isFile()
+    if (e.isSymbolicLink()) {
+      try {
+        const s = await stat(path)
+        isDir = s.isDirectory()
+        isFile = s.isFile()
+      } catch {
+        continue
+      }
+    }
+    if (isDir && depth < MAX_DEPTH) out.push(...(await rollouts(path, depth + 1, join, diagnostics)))
+    else if (isFile && e.name.endsWith('.jsonl')) out.push(path)
+  }
+  return out
+}
+
+/** A ref for one rollout file, or undefined when it vanished. */
+async function makeRef(home: string, path: string, index: StateIndex, archived: boolean): Promise<StoreRef | undefined> {
+  let size: number
+  let mtimeMs: number
+  try {
+    const s = await stat(path)
+    size = s.size
+    mtimeMs = s.mtimeMs
+  } catch {
+    return undefined
+  }
+  const name = path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1)
+  const sessionId = index.idByFile.get(name) ?? FILE_UUID.exec(name)?.[1] ?? name.replace(/\.jsonl$/, '')
+  const hints: Record<string, unknown> = { ...index.byId.get(sessionId) }
+  if (archived) hints.archived = true
+  const ref: StoreRef = { agent: 'codex', sessionId, format: FORMAT, files: [path], size, mtimeMs, home }
+  if (typeof hints.parentSessionId === 'string') ref.parentSessionId = hints.parentSessionId
+  if (Object.keys(hints).length > 0) ref.hints = hints
+  return ref
+}
+
+/**
+ * List Codex rollouts (live and archived) under the layout's Codex home. Never throws: an
+ * unreadable folder or database is a warning diagnostic; a home without Codex has no sessions.
+ */
+export async function discoverSessions(layout: HomeLayout, _ctx: ReadContext): Promise<DiscoverResult> {
+  const diagnostics: Diagnostic[] = []
+  const refs: StoreRef[] = []
+  try {
+    const p = pathApiFor(layout.home)
+    const root = codexHomeOf(layout)
+    const live = await rollouts(p.join(root, 'sessions'), 0, p.join, diagnostics)
+    const archived = await rollouts(p.join(root, 'archived_sessions'), 0, p.join, diagnostics)
+    if (live.length + archived.length === 0) return { refs, diagnostics }
+    const index = await readStateIndex(root, diagnostics)
+    for (const [files, isArchived] of [[live, false], [archived, true]] as const) {
+      for (const f of files) {
+        const ref = await makeRef(layout.home, f, index, isArchived)
+        if (ref) refs.push(ref)
+      }
+    }
+  } catch (e) {
+    diagnostics.push({ severity: 'warning', path: layout.home, agent: 'codex', message: `cannot look for Codex sessions: ${(e as Error).message}` })
+  }
+  return { refs, diagnostics }
+}

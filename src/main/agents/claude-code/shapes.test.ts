@@ -175,7 +175,7 @@ describe('claude-code assistant blocks', () => {
       expect(a.thinking).toBeUndefined()
       expect(a.thinkingSignature).toBe('SIG')
       expect(a.content).toBe('Found it.')
-      expect(a.toolCalls).toEqual([{ id: 'srv_1', name: 'web_search', kind: 'other', arguments: { query: 'sepia' }, status: 'completed' }])
+      expect(a.toolCalls).toEqual([{ id: 'srv_1', name: 'web_search', kind: 'fetch', arguments: { query: 'sepia' }, status: 'completed' }])
       expect(a.blocks?.map((b) => b.type)).toEqual(['unknown', 'text'])
     } finally {
       rmSync(h, { recursive: true, force: true })

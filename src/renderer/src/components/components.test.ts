@@ -1,0 +1,111 @@
+/**
+ * Components rendered to HTML with Vue's server renderer (no DOM needed): what the user sees for
+ * a library and a session, checked through the data-testid hooks the end-to-end tests use too.
+ */
+import { createPinia, setActivePinia } from 'pinia'
+import { createSSRApp, type Component } from 'vue'
+import { renderToString } from 'vue/server-renderer'
+import { describe, expect, it } from 'vitest'
+import { useLibraryStore } from '../stores/library'
+import { useSessionStore } from '../stores/session'
+import { kitchenSink, library, summary } from '../test/fixtures'
+import LibraryPane from './LibraryPane.vue'
+import SessionView from './SessionView.vue'
+
+async function render(component: Component, setup: () => void): Promise<string> {
+  const pinia = createPinia()
+  setActivePinia(pinia)
+  setup()
+  return renderToString(createSSRApp(component).use(pinia))
+}
+
+/** The HTML between the start of the first element with `testid` and the next element with `stopTestid`. */
+function section(html: string, testid: string, stopTestid: string): string {
+  const start = html.indexOf(`data-testid="${testid}"`)
+  const end = html.indexOf(`data-testid="${stopTestid}"`, start + 1)
+  return html.slice(start, end < 0 ? undefined : end)
+}
+
+describe('LibraryPane', () => {
+  it('lists agents, projects and sessions newest first, sub-agents nested with a badge', async () => {
+    const html = await render(LibraryPane, () => {
+      useLibraryStore().library = library([
+        summary('p', { title: 'Parent', workingDirectory: 'C:\\Users\\ana\\proj', createdAt: 2000, model: 'opus', messageCount: 7 }),
+        summary('c', { title: 'Child', workingDirectory: 'C:\\Users\\ana\\proj', createdAt: 2500, parentSessionId: 'p' }),
+        summary('q', { title: 'Older', createdAt: 1000 }),
+        summary('x', { agent: 'cline', title: 'Cline one', createdAt: 10 }),
+      ])
+      useLibraryStore().selectedKey = 'claude-code/p'
+    })
+    expect(html).toContain('data-testid="agent-claude-code"')
+    expect(html).toContain('data-testid="agent-cline"')
+    const ids = [...html.matchAll(/data-testid="session-row" data-session-id="([^"]+)" data-agent="([^"]+)"/g)].map((m) => `${m[2]}/${m[1]}`)
+    expect(ids).toEqual(['claude-code/p', 'claude-code/c', 'claude-code/q', 'cline/x'])
+    // the child row sits inside the parent's <li>, after a "sub-agent" badge
+    const parentItem = section(html, 'session-row" data-session-id="p', 'project')
+    expect(parentItem).toContain('data-session-id="c"')
+    expect(parentItem.match(/sub-agent<\/span>/g)).toHaveLength(1)
+    expect(html).toContain('<span class="name" data-v-')
+    expect(html).toMatch(/>proj<\/span>/)
+    expect(html).toContain('C:\\Users\\ana\\proj')
+    expect(html).toContain('No project')
+    expect(html).toContain('7 messages')
+    expect(html).toMatch(/data-session-id="p"[^>]*aria-current="true"/)
+  })
+})
+
+describe('SessionView', () => {
+  const html = render(SessionView, () => {
+    const s = kitchenSink()
+    useLibraryStore().library = library([summary('s1', { title: s.title })])
+    useSessionStore().session = s
+    useSessionStore().key = 'claude-code/s1'
+  })
+
+  it('shows the header facts, usage and the session diagnostics', async () => {
+    const h = await html
+    expect(h).toContain('Fix the parser')
+    expect(h).toContain('C:\\Users\\ana\\src\\ledger')
+    expect(h).toMatch(/data-testid="session-message-count"[^>]*>4</)
+    expect(h).toMatch(/data-testid="session-usage"[^>]*>1,200 in · 80 out · \$0\.0123</)
+    expect(h).toContain('/h/.claude/projects/x/s1.jsonl:7')
+    expect(h).toContain('line is not valid JSON; skipped')
+  })
+
+  it('renders messages by role, hides injected text behind the toggle, escapes HTML', async () => {
+    const h = await html
+    const roles = [...h.matchAll(/data-testid="message" data-role="(\w+)"/g)].map((m) => m[1])
+    expect(roles).toEqual(['user', 'assistant', 'tool', 'assistant'])
+    expect(h).toContain('Show system/injected messages (1)')
+    expect(h).not.toContain('system-reminder')
+    expect(h).toContain('&lt;script&gt;')
+    expect(h).not.toContain('<script>alert')
+    expect(h).toContain('data-testid="event" data-event="compaction"')
+  })
+
+  it('puts each result inside its tool card, collapsed, with status and summary', async () => {
+    const h = await html
+    expect(h.match(/data-testid="tool-call"/g)).toHaveLength(3)
+    expect(h.match(/data-testid="tool-result"/g)).toHaveLength(3) // t1, t2 and the orphan r9
+    const bash = section(h, 'tool-call" data-tool-name="Bash', 'tool-call')
+    expect(bash).toContain('npm test')
+    expect(bash).toContain('data-testid="tool-result" data-error="true"')
+    expect(bash).toContain('FAIL parser.test.ts')
+    expect(bash).toContain('Show all 101 lines')
+    expect(bash).not.toContain('line 99')
+    expect(bash).toMatch(/data-testid="tool-status"[^>]*>failed</)
+    const task = section(h, 'tool-call" data-tool-name="Task', 'message')
+    expect(task).toContain('data-testid="subagent-link" data-session-id="s2"')
+    expect(task).toContain('No result was recorded for this call.')
+    expect(h).not.toMatch(/<details[^>]*open[^>]*data-testid="tool-call"/)
+  })
+
+  it('collapses thinking under a "Thinking" label', async () => {
+    const h = await html
+    expect(h).toMatch(/<details class="thinking"[^>]*data-testid="thinking"/)
+    expect(h).not.toMatch(/<details[^>]*open[^>]*data-testid="thinking"/)
+    expect(h).toContain('Thinking')
+    // rendered on first opening only
+    expect(h).not.toContain('The parser fails on empty lines.')
+  })
+})

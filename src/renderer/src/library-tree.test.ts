@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest'
+import { buildLibraryTree, displayTitle } from './library-tree'
+import { library, summary } from './test/fixtures'
+
+describe('buildLibraryTree', () => {
+  const sessions = [
+    summary('old', { title: 'Old work', workingDirectory: '/home/ana/src/app', createdAt: 1000 }),
+    summary('new', { title: 'New work', workingDirectory: '/home/ana/src/app', createdAt: 3000, childSessionIds: ['kid'] }),
+    summary('kid', { title: 'Sub task', workingDirectory: '/home/ana/src/app', createdAt: 3500, parentSessionId: 'new' }),
+    summary('win', { title: 'Windows one', workingDirectory: 'C:\\Users\\ana\\deja-vu\\', createdAt: 2000 }),
+    summary('loose', { firstPrompt: 'no cwd here\nsecond line', createdAt: 5000 }),
+    summary('cl', { agent: 'cline', title: 'Cline task', workingDirectory: '/home/ana/src/app', createdAt: 100 }),
+  ]
+  const tree = buildLibraryTree(library(sessions))
+
+  it('groups by agent, then project, newest project first and "No project" last', () => {
+    expect(tree.map((g) => [g.agent.id, g.count])).toEqual([
+      ['claude-code', 5],
+      ['cline', 1],
+    ])
+    const projects = tree[0]!.projects
+    expect(projects.map((p) => [p.name, p.path, p.count])).toEqual([
+      ['app', '/home/ana/src/app', 3],
+      ['deja-vu', 'C:\\Users\\ana\\deja-vu\\', 1],
+      ['No project', undefined, 1],
+    ])
+  })
+
+  it('lists sessions newest first and nests sub-agents under their parent', () => {
+    const app = tree[0]!.projects[0]!
+    expect(app.sessions.map((s) => s.summary.id)).toEqual(['new', 'old'])
+    expect(app.sessions[0]!.children.map((c) => c.summary.id)).toEqual(['kid'])
+  })
+
+  it('titles a session without title by its first prompt line', () => {
+    expect(tree[0]!.projects[2]!.sessions[0]!.title).toBe('no cwd here')
+    expect(displayTitle({})).toBe('Untitled session')
+  })
+
+  it('filters by title, keeping the parent of a matching sub-agent', () => {
+    const f = buildLibraryTree(library(sessions), 'SUB')
+    expect(f).toHaveLength(1)
+    expect(f[0]!.projects.map((p) => p.sessions.map((s) => [s.summary.id, s.children.map((c) => c.summary.id)]))).toEqual([[['new', ['kid']]]])
+    expect(f[0]!.count).toBe(2)
+    expect(buildLibraryTree(library(sessions), 'zzz')).toEqual([])
+  })
+
+  it('keeps a sub-agent whose parent is missing, and survives parent cycles', () => {
+    const t = buildLibraryTree(
+      library([
+        summary('orphan', { parentSessionId: 'gone', createdAt: 1 }),
+        summary('a', { parentSessionId: 'b', createdAt: 2 }),
+        summary('b', { parentSessionId: 'a', createdAt: 3 }),
+      ]),
+    )
+    expect(t[0]!.projects[0]!.sessions.map((s) => s.summary.id)).toEqual(['b', 'a', 'orphan'])
+    expect(t[0]!.count).toBe(3)
+  })
+})

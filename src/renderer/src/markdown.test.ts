@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest'
+import { renderMarkdown } from './markdown'
+
+describe('renderMarkdown', () => {
+  it('escapes raw HTML', () => {
+    expect(renderMarkdown('hi <script>alert(1)</script>')).toBe('<p>hi &lt;script&gt;alert(1)&lt;/script&gt;</p>\n')
+  })
+
+  it('renders links with the address in the title, bare URLs included', () => {
+    const html = renderMarkdown('see https://example.com/x')
+    expect(html).toContain('href="https://example.com/x"')
+    expect(html).toContain('title="https://example.com/x — links are not opened from Sepia. Click to copy."')
+  })
+
+  it('never loads a remote image', () => {
+    const html = renderMarkdown('![chart](https://evil.example/p.png)')
+    expect(html).not.toContain('<img')
+    expect(html).toContain('[Image: chart]')
+  })
+
+  it('masks credentials before rendering', () => {
+    expect(renderMarkdown('key sk-ant-' + 'b'.repeat(30))).not.toContain('b'.repeat(30))
+  })
+})

@@ -1,0 +1,183 @@
+/**
+ * The library store: the current {@link Library} (homes, agents, session summaries,
+ * diagnostics), its loading and error states, the title filter and the selected session key
+ * (`${agent}/${id}`). Every call to the main process goes through `bridge()`.
+ *
+ * Error handling: a failure while no library is shown becomes `error` (the error state); a failure
+ * of a later action (open a folder, reload) leaves the shown library in place and becomes
+ * `actionError` (a dismissible alert), or is returned to the caller (the path dialog).
+ */
+import { defineStore } from 'pinia'
+import { computed, ref, shallowRef } from 'vue'
+import type { AppInfo, Library, SepiaErrorShape } from '../../../shared/api'
+import type { AgentId, SessionSummary } from '../../../shared/ir'
+import { bridge, isElectron } from '../bridge'
+import { toShape } from '../errors'
+import { sessionKey } from '../format'
+import { buildLibraryTree } from '../library-tree'
+import { useSessionStore } from './session'
+
+const SELECTED_KEY = 'sepia.selected'
+
+function remember(key: string | null): void {
+  try {
+    if (key) sessionStorage.setItem(SELECTED_KEY, key)
+    else sessionStorage.removeItem(SELECTED_KEY)
+  } catch {
+    // Storage may be unavailable (private mode); selection is then not kept across reloads.
+  }
+}
+
+function remembered(): string | null {
+  try {
+    return sessionStorage.getItem(SELECTED_KEY)
+  } catch {
+    return null
+  }
+}
+
+export const useLibraryStore = defineStore('library', () => {
+  const appInfo = shallowRef<AppInfo | null>(null)
+  /** The library shown. Shallow: it is replaced as a whole, never mutated. */
+  const library = shallowRef<Library | null>(null)
+  /** True while a library is being read to replace the shown one (first load, open folder, demo). */
+  const loading = ref(false)
+  /** True while `reload()` re-reads the current homes (the shown library stays). */
+  const reloading = ref(false)
+  /** Why the library could not be read when none is shown. */
+  const error = ref<SepiaErrorShape | null>(null)
+  /** A later action that failed while a library is shown. */
+  const actionError = ref<SepiaErrorShape | null>(null)
+  const filter = ref('')
+  const selectedKey = ref<string | null>(null)
+
+  const tree = computed(() => (library.value ? buildLibraryTree(library.value, filter.value) : []))
+  const isEmpty = computed(() => library.value !== null && library.value.sessions.length === 0)
+  const isDemo = computed(() => library.value?.homes.some((h) => h.isDemo) ?? false)
+  const summaries = computed(() => {
+    const map = new Map<string, SessionSummary>()
+    for (const s of library.value?.sessions ?? []) map.set(sessionKey(s.agent, s.id), s)
+    return map
+  })
+  const mode = computed(() => appInfo.value?.mode ?? (isElectron() ? 'electron' : 'browser'))
+
+  /** Show a freshly read library; keep the open session when it is still in it. */
+  function show(next: Library): void {
+    library.value = next
+    error.value = null
+    const sessions = useSessionStore()
+    const keep = selectedKey.value ?? remembered()
+    const stillThere = keep ? next.sessions.find((s) => sessionKey(s.agent, s.id) === keep) : undefined
+    if (stillThere) {
+      void openSession(stillThere.agent, stillThere.id)
+    } else {
+      selectedKey.value = null
+      remember(null)
+      sessions.clear()
+    }
+  }
+
+  /** Read a library that replaces the shown one. Returns the error, or null on success. */
+  async function replace(read: () => Promise<Library>): Promise<SepiaErrorShape | null> {
+    loading.value = true
+    try {
+      const next = await read()
+      filter.value = ''
+      show(next)
+      return null
+    } catch (e) {
+      const err = toShape(e)
+      if (!library.value) error.value = err
+      return err
+    } finally {
+      loading.value = false
+    }
+  }
+
+  /** First load: app info, then the library of the default homes. */
+  async function init(): Promise<void> {
+    error.value = null
+    bridge()
+      .getAppInfo()
+      .then((info) => (appInfo.value = info))
+      .catch(() => undefined)
+    await replace(() => bridge().getLibrary())
+  }
+
+  /** Re-read changed files of the current homes; the open session is read again too. */
+  async function reload(): Promise<void> {
+    if (!library.value) return void (await init())
+    reloading.value = true
+    actionError.value = null
+    try {
+      show(await bridge().getLibrary({ refresh: true }))
+    } catch (e) {
+      actionError.value = toShape(e)
+    } finally {
+      reloading.value = false
+    }
+  }
+
+  /** Replace the homes by one folder. Returns the error (for the path dialog) or null. */
+  async function openHome(path: string): Promise<SepiaErrorShape | null> {
+    actionError.value = null
+    return replace(() => bridge().openHome(path))
+  }
+
+  /** Open the built-in demo library. */
+  async function openDemo(): Promise<void> {
+    actionError.value = null
+    const err = await replace(() => bridge().openDemo())
+    if (err && library.value) actionError.value = err
+  }
+
+  /**
+   * Ask for a folder with the system dialog and open it. Resolves `ask` when there is no dialog
+   * (browser mode): the caller then asks for a typed path.
+   */
+  async function chooseFolder(): Promise<'opened' | 'ask' | 'cancelled'> {
+    actionError.value = null
+    let path: string | null
+    try {
+      path = await bridge().pickFolder()
+    } catch (e) {
+      if (mode.value === 'browser') return 'ask'
+      actionError.value = toShape(e)
+      return 'cancelled'
+    }
+    if (path === null) return mode.value === 'electron' ? 'cancelled' : 'ask'
+    const err = await openHome(path)
+    if (err && library.value) actionError.value = err
+    return 'opened'
+  }
+
+  /** Select a session and read it. */
+  async function openSession(agent: AgentId, id: string): Promise<void> {
+    const key = sessionKey(agent, id)
+    selectedKey.value = key
+    remember(key)
+    await useSessionStore().load(agent, id)
+  }
+
+  return {
+    appInfo,
+    library,
+    loading,
+    reloading,
+    error,
+    actionError,
+    filter,
+    selectedKey,
+    tree,
+    isEmpty,
+    isDemo,
+    summaries,
+    mode,
+    init,
+    reload,
+    openHome,
+    openDemo,
+    chooseFolder,
+    openSession,
+  }
+})

@@ -11,6 +11,8 @@ import { describe, expect, it } from 'vitest'
 import type { AgentId } from '../src/shared/ir'
 import { AGENTS } from '../src/main/agents/registry'
 import { writeMainHome as writeDevinHome } from '../src/main/agents/devin/fixtures-homes'
+import { writeCursorHome } from '../src/main/agents/cursor/fixtures-old'
+import { writeAgentHome } from '../src/main/agents/cursor-agent/fixtures-home'
 import { REPO_ROOT } from './helpers/golden'
 import { readAgentHome } from './helpers/read-home'
 import { snapshotTree } from './helpers/snapshot'
@@ -45,6 +47,8 @@ const HOMES: Partial<Record<AgentId, () => string[]>> = {
   gemini: () => [real('gemini')],
   opencode: () => [real('opencode')],
   devin: () => [generated('devin', writeDevinHome)],
+  cursor: () => [generated('cursor', writeCursorHome)],
+  'cursor-agent': () => [generated('cursor-agent', writeAgentHome)],
 }
 
 /** Cut the last non-empty line of a text file in half (a write interrupted mid-line). */
@@ -127,5 +131,5 @@ for (const agent of AGENTS) {
 it('every registered agent has conformance fixtures or is listed as pending', () => {
   const pending = AGENTS.filter((a) => !HOMES[a.id]).map((a) => a.id)
   // Agents whose stores have no fixture home yet; keep this list short and shrinking.
-  expect(pending.every((id) => ['cursor', 'cursor-agent'].includes(id))).toBe(true)
+  expect(pending).toEqual([])
 })

@@ -8,6 +8,8 @@ import { SepiaError } from '../../shared/api'
 import { claudeCode } from './claude-code'
 import { cline, pearai, rooCode } from './cline'
 import { codex } from './codex'
+import { cursor } from './cursor'
+import { cursorAgent } from './cursor-agent'
 import { devin } from './devin'
 import { gemini } from './gemini'
 import { kiloCode } from './kilo-code'
@@ -15,7 +17,7 @@ import { opencode } from './opencode'
 import type { AgentDefinition } from './types'
 
 /** Every agent Sepia reads, in display order. */
-export const AGENTS: readonly AgentDefinition[] = [claudeCode, cline, rooCode, kiloCode, pearai, codex, gemini, opencode, devin]
+export const AGENTS: readonly AgentDefinition[] = [claudeCode, cline, rooCode, kiloCode, pearai, cursor, cursorAgent, codex, gemini, opencode, devin]
 
 /** The definition of one agent. Throws SepiaError `UNKNOWN_AGENT` for an id with no reader. */
 export function agentById(id: AgentId | string): AgentDefinition {

@@ -1,0 +1,220 @@
+/**
+ * Cursor IDE global store scan (`<user dir>/User/globalStorage/state.vscdb`): which composers
+ * exist, without reading a single bubble.
+ *
+ * Facts (shared/formats/cursor-devin-atif-acp.md §A2–§A5, §F1, §F12, §F13, §F17):
+ * - `cursorDiskKV` `composerData:<composerId>` = one session document; queried as a key range
+ *   (`key >= 'composerData:' AND key < 'composerData;'`, never `SELECT *`), with the few fields
+ *   discovery needs extracted in SQL (`json_valid` guards each row: one bad row must not abort
+ *   the query). Rows that are NULL, BLOB or not JSON are decoded in JS or skipped with a diagnostic.
+ * - `bubbleId:task-<toolCallId>:<bubbleId>` = a `task_v2` sub-agent's bubbles (keys only here).
+ * - Optional SQL table `composerHeaders(composerId, workspaceId, isSubagent, value…)` (3.15.6) and
+ *   `ItemTable['composer.composerHeaders']` = `{allComposers:[header…]}` (3.0+): project and
+ *   parent links. Either can be missing or hold fewer rows than `composerData`.
+ */
+import type { Diagnostic } from '../../../shared/ir'
+import { arr, decodeCell, type Json, num, obj, str, text } from './common/json'
+import { withSnapshot, type StoreSnapshot } from './common/snapshot'
+
+/** What discovery knows about one `composerData:<id>` row. */
+export interface ComposerInfo {
+  id: string
+  name?: string
+  /** ms since epoch. */
+  createdAt?: number
+  lastUpdatedAt?: number
+  /** Length of `fullConversationHeadersOnly`, when that field is an array. */
+  headerCount?: number
+  /** Length of an inline `conversation[]` (or `conversation.messages[]`), when present. */
+  inlineCount?: number
+  workspaceIdentifier?: unknown
+  workspaceUri?: string
+  /** `subComposerIds` ∪ `subagentComposerIds`. */
+  subIds: string[]
+  /** `subagentInfo.parentComposerId`. */
+  parentId?: string
+  /** Byte length of the value. */
+  size: number
+}
+
+/** A header from the `composerHeaders` table or `ItemTable['composer.composerHeaders']`. */
+export interface HeaderInfo {
+  workspaceId?: string
+  workspaceIdentifier?: unknown
+  isSubagent?: boolean
+  parentId?: string
+}
+
+/** Everything discovery takes from one global database. */
+export interface GlobalIndex {
+  db: string
+  composers: Map<string, ComposerInfo>
+  /** `composerHeaders` SQL table rows, by composer id. */
+  tableHeaders: Map<string, HeaderInfo>
+  /** `ItemTable['composer.composerHeaders'].allComposers`, by composer id. */
+  itemHeaders: Map<string, HeaderInfo>
+  /** Composer ids of `bubbleId:task-<toolCallId>:…` rows → bubble count. */
+  tasks: Map<string, number>
+  /** Legacy chat-pane values in the global `ItemTable` (very old installs), by key. */
+  itemChats: Map<string, unknown>
+}
+
+/** Discovery query: composer rows by key range, a few fields extracted per row (json_valid-guarded). */
+export const COMPOSER_SQL = `SELECT key, typeof(value) AS t, length(value) AS len,
+  CASE WHEN typeof(value) = 'text' THEN CASE WHEN json_valid(value) THEN json_type(value) END END AS jt,
+  CASE WHEN typeof(value) = 'text' THEN CASE WHEN json_valid(value) THEN json_extract(value,
+    '$.name', '$.createdAt', '$.lastUpdatedAt', '$.workspaceIdentifier', '$.workspaceUri',
+    '$.subComposerIds', '$.subagentComposerIds', '$.subagentInfo') END END AS f,
+  CASE WHEN typeof(value) = 'text' THEN CASE WHEN json_valid(value) THEN json_type(value, '$.fullConversationHeadersOnly') END END AS ht,
+  CASE WHEN typeof(value) = 'text' THEN CASE WHEN json_valid(value) THEN json_array_length(value, '$.fullConversationHeadersOnly') END END AS nh,
+  CASE WHEN typeof(value) = 'text' THEN CASE WHEN json_valid(value) THEN json_type(value, '$.conversation') END END AS ct,
+  CASE WHEN typeof(value) = 'text' THEN CASE WHEN json_valid(value) THEN coalesce(json_array_length(value, '$.conversation.messages'), json_array_length(value, '$.conversation')) END END AS nc
+FROM cursorDiskKV WHERE key >= 'composerData:' AND key < 'composerData;'`
+
+const VALUE_SQL = 'SELECT value FROM cursorDiskKV WHERE key = ?'
+
+/** Ids listed in a string array field. */
+function ids(value: unknown): string[] {
+  return (arr(value) ?? []).filter((x): x is string => typeof x === 'string' && x !== '')
+}
+
+/** A {@link ComposerInfo} from the extracted fields (SQL) or a parsed document (JS). */
+function info(id: string, size: number, f: unknown[], headerType: string | null, nh: number | null, ct: string | null, nc: number | null): ComposerInfo {
+  const [name, createdAt, lastUpdatedAt, wsId, wsUri, sub1, sub2, subagentInfo] = f
+  const c: ComposerInfo = { id, size, subIds: [...new Set([...ids(sub1), ...ids(sub2)])] }
+  if (text(name)) c.name = name as string
+  const created = num(createdAt)
+  if (created !== undefined) c.createdAt = created
+  const updated = num(lastUpdatedAt)
+  if (updated !== undefined) c.lastUpdatedAt = updated
+  if (headerType === 'array' && nh !== null) c.headerCount = nh
+  if ((ct === 'array' || ct === 'object') && nc !== null) c.inlineCount = nc
+  if (wsId !== undefined && wsId !== null) c.workspaceIdentifier = wsId
+  if (text(wsUri)) c.workspaceUri = wsUri as string
+  const parent = str(obj(subagentInfo)?.parentComposerId)
+  if (parent) c.parentId = parent
+  return c
+}
+
+/** The same fields taken from a document parsed in JS (BLOB, Python-literal rows). */
+function infoFromDoc(id: string, size: number, doc: Json): ComposerInfo {
+  const h = doc.fullConversationHeadersOnly
+  const conv = doc.conversation
+  const convList = arr(conv) ?? arr(obj(conv)?.messages)
+  return info(
+    id,
+    size,
+    [doc.name, doc.createdAt, doc.lastUpdatedAt, doc.workspaceIdentifier, doc.workspaceUri, doc.subComposerIds, doc.subagentComposerIds, doc.subagentInfo],
+    Array.isArray(h) ? 'array' : null,
+    Array.isArray(h) ? h.length : null,
+    convList ? (Array.isArray(conv) ? 'array' : 'object') : null,
+    convList ? convList.length : null,
+  )
+}
+
+function scanComposers(s: StoreSnapshot, db: string, out: GlobalIndex, diagnostics: Diagnostic[]): void {
+  type Row = { key: string; t: string; len: number | null; jt: string | null; f: string | null; ht: string | null; nh: number | null; ct: string | null; nc: number | null }
+  for (const r of s.prepare(COMPOSER_SQL).iterate() as IterableIterator<Row>) {
+    const id = r.key.slice('composerData:'.length)
+    if (r.jt === 'object' && r.f !== null) {
+      out.composers.set(id, info(id, r.len ?? 0, JSON.parse(r.f) as unknown[], r.ht, r.nh, r.ct, r.nc))
+      continue
+    }
+    const cell = decodeCell((s.prepare(VALUE_SQL).get(r.key) as { value: unknown } | undefined)?.value ?? null)
+    const doc = obj(cell.value)
+    if (cell.problem !== undefined || !doc) {
+      const why = cell.problem ?? 'value is not a JSON object'
+      diagnostics.push({ severity: 'warning', path: db, message: `cursorDiskKV row "${r.key}": ${why}; the composer is skipped`, agent: 'cursor' })
+      continue
+    }
+    out.composers.set(id, infoFromDoc(id, r.len ?? 0, doc))
+  }
+}
+
+function headerInfo(h: Json): HeaderInfo {
+  const out: HeaderInfo = {}
+  if (h.workspaceIdentifier !== undefined) out.workspaceIdentifier = h.workspaceIdentifier
+  const parent = str(obj(h.subagentInfo)?.parentComposerId)
+  if (parent) out.parentId = parent
+  return out
+}
+
+function scanHeaders(s: StoreSnapshot, db: string, out: GlobalIndex, diagnostics: Diagnostic[], tables: Set<string>): void {
+  if (tables.has('composerHeaders')) {
+    type Row = { composerId: string | null; workspaceId: string | null; isSubagent: number | null; value: unknown }
+    for (const r of s.prepare('SELECT composerId, workspaceId, isSubagent, value FROM composerHeaders').iterate() as IterableIterator<Row>) {
+      if (!r.composerId) continue
+      const v = obj(decodeCell(r.value).value)
+      const h: HeaderInfo = v ? headerInfo(v) : {}
+      if (text(r.workspaceId)) h.workspaceId = r.workspaceId!
+      if (r.isSubagent !== null) h.isSubagent = r.isSubagent === 1
+      out.tableHeaders.set(r.composerId, h)
+    }
+  }
+  if (!tables.has('ItemTable')) return
+  const row = s.prepare("SELECT value FROM ItemTable WHERE key = 'composer.composerHeaders'").get() as { value: unknown } | undefined
+  if (!row) return
+  const cell = decodeCell(row.value)
+  const list = arr(obj(cell.value)?.allComposers) ?? arr(cell.value)
+  if (!list) {
+    diagnostics.push({ severity: 'warning', path: db, message: `ItemTable row "composer.composerHeaders": ${cell.problem ?? 'no allComposers list'}; ignored`, agent: 'cursor' })
+    return
+  }
+  for (const h of list) {
+    const o = obj(h)
+    const id = str(o?.composerId)
+    if (o && id) out.itemHeaders.set(id, headerInfo(o))
+  }
+}
+
+function scanTasks(s: StoreSnapshot, out: GlobalIndex): void {
+  const rows = s.prepare("SELECT key FROM cursorDiskKV WHERE key >= 'bubbleId:task-' AND key < 'bubbleId:task.'").iterate() as IterableIterator<{ key: string }>
+  for (const { key } of rows) {
+    const last = key.lastIndexOf(':')
+    if (last <= 'bubbleId:'.length) continue
+    const id = key.slice('bubbleId:'.length, last)
+    out.tasks.set(id, (out.tasks.get(id) ?? 0) + 1)
+  }
+}
+
+/** Legacy chat keys (shared with the workspace scan). */
+export const CHAT_KEYS = ['workbench.panel.aichat.view.aichat.chatdata', 'workbench.panel.chat.view.chat.chatdata'] as const
+
+function scanItemChats(s: StoreSnapshot, out: GlobalIndex): void {
+  for (const key of CHAT_KEYS) {
+    const row = s.prepare('SELECT value FROM ItemTable WHERE key = ?').get(key) as { value: unknown } | undefined
+    if (row) out.itemChats.set(key, decodeCell(row.value).value)
+  }
+}
+
+/**
+ * Scan one global `state.vscdb` (through a read-only copy). Throws when the file cannot be copied
+ * or is not a SQLite database; bad rows are diagnostics.
+ */
+export function scanGlobal(db: string, diagnostics: Diagnostic[]): GlobalIndex {
+  const out: GlobalIndex = { db, composers: new Map(), tableHeaders: new Map(), itemHeaders: new Map(), tasks: new Map(), itemChats: new Map() }
+  withSnapshot(db, (s) => {
+    const tables = new Set((s.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((r) => r.name))
+    if (tables.has('cursorDiskKV')) {
+      scanComposers(s, db, out, diagnostics)
+      scanTasks(s, out)
+    }
+    scanHeaders(s, db, out, diagnostics, tables)
+    if (tables.has('ItemTable')) scanItemChats(s, out)
+  })
+  return out
+}
+
+/**
+ * The composer ids of one global `state.vscdb` (keys only, one index range scan), so the agent
+ * CLI reader can leave IDE chats' `agent-transcripts` to the IDE reader (§B1, §F20: a transcript id
+ * can match either stack; the store wins). Throws when the database cannot be copied or opened.
+ */
+export function ideComposerIds(db: string): Set<string> {
+  return withSnapshot(db, (s) => {
+    const has = s.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'cursorDiskKV'").get()
+    if (!has) return new Set<string>()
+    const rows = s.prepare("SELECT key FROM cursorDiskKV WHERE key >= 'composerData:' AND key < 'composerData;'").all() as { key: string }[]
+    return new Set(rows.map((r) => r.key.slice('composerData:'.length)))
+  })
+}

@@ -4,6 +4,7 @@
  */
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
+import { SepiaError } from '../shared/api'
 import type { SepiaService } from '../main/api'
 import { findAppRoot } from '../main/context'
 import { startHttpServer } from '../main/transport/http'
@@ -25,12 +26,24 @@ export async function runServe(api: SepiaService, options: ServeOptions, out: No
     out.write('The app is not built yet. Run "npx electron-vite build" first (npm start does it for you).\n')
     return 1
   }
+  if (!Number.isInteger(options.port) || options.port < 0 || options.port > 65535) {
+    throw new SepiaError({ code: 'BAD_ARGUMENT', message: `--port takes a whole number from 0 to 65535 (0 picks a free port), not "${options.port}".` })
+  }
   if (options.demo) await api.openDemo()
-  const handle = await startHttpServer({ api, rendererDir, port: options.port })
+  // Read the library first: a missing folder fails here, before a server keeps the process alive.
   const lib = await api.getLibrary()
+  let handle
+  try {
+    handle = await startHttpServer({ api, rendererDir, port: options.port })
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      throw new SepiaError({ code: 'BAD_ARGUMENT', message: `Port ${options.port} is already in use by another program. Choose another with --port, or leave it out to pick a free one.` })
+    }
+    throw e
+  }
   const where = lib.homes.map((h) => h.path).join(', ')
   out.write(`Sepia is serving ${lib.sessions.length} session(s) from ${lib.homes.some((h) => h.isDemo) ? 'the demo library' : where}\n`)
-  out.write(`Open ${handle.url}\n`)
+  out.write(`Open ${handle.url}\n(Press Ctrl+C to stop.)\n`)
   const stop = () => {
     void handle.close().then(() => process.exit(0))
   }

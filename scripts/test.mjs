@@ -3,7 +3,7 @@
 // test, unit, golden and Playwright/Chromium alike. Ends with one plain line
 // "N passed, N failed, N skipped" for CI.
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -29,5 +29,19 @@ if (existsSync(report)) {
   const r = JSON.parse(readFileSync(report, 'utf8'))
   const skipped = (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0)
   console.log(`\n${r.numPassedTests} passed, ${r.numFailedTests} failed, ${skipped} skipped`)
+}
+// Nothing may open a fixture database in place: no -wal/-shm/-journal may appear under fixtures/.
+const strays = []
+const walk = (dir) => {
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name)
+    if (e.isDirectory()) walk(p)
+    else if (/-(wal|shm|journal)$/.test(e.name)) strays.push(p)
+  }
+}
+walk(join(root, 'fixtures'))
+if (strays.length > 0) {
+  console.error(`\nFAIL: the tests left SQLite side files in fixtures/ (something opened a fixture database in place):\n${strays.join('\n')}`)
+  process.exit(1)
 }
 process.exit(status)

@@ -8,7 +8,8 @@ export default defineConfig({
   main: {
     build: {
       rollupOptions: {
-        input: { index: resolve(__dirname, 'src/main/index.ts') },
+        // The catalog's indexing worker (worker_threads) is an entry of its own: out/main/catalog-worker.js.
+        input: { index: resolve(__dirname, 'src/main/index.ts'), 'catalog-worker': resolve(__dirname, 'src/main/catalog/worker.ts') },
         external: ['better-sqlite3', 'electron'],
       },
     },

@@ -20,6 +20,7 @@ const run = (label, cmd, args) => {
 }
 
 if (run('type-check (node)', node, [pkgFile('typescript/bin/tsc'), '--noEmit', '-p', 'tsconfig.node.json']) !== 0) process.exit(1)
+if (run('type-check (browser tests)', node, [pkgFile('typescript/bin/tsc'), '--noEmit', '-p', 'tsconfig.e2e.json']) !== 0) process.exit(1)
 if (run('type-check (web)', node, [pkgFile('vue-tsc/bin/vue-tsc.js'), '--noEmit', '-p', 'tsconfig.web.json']) !== 0) process.exit(1)
 if (run('build', node, [pkgFile('electron-vite/bin/electron-vite.js'), 'build']) !== 0) process.exit(1)
 

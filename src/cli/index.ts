@@ -4,6 +4,14 @@
  *   sepia list  [--home DIR]... [--json]
  *   sepia show  <session-id> [--agent ID] [--home DIR]... [--json]
  *   sepia serve [--home DIR]... [--port N] [--demo]
+ *   sepia checkpoints <session-id> | restore <session-id> <checkpoint> | undo-restore <id> | restores
+ *                                   (src/cli/checkpoints.ts)
+ *   sepia export <session-id>... | --project P | --all --format md|html|json|atif|pdf --out DIR
+ *   sepia collect [--home DIR]... --out PATH [--zip] [--include-credentials]
+ *   sepia timeline [--home DIR]... [--agent ID] [--session ID] [--project P] [--csv|--jsonl|--json]
+ *                                   (src/cli/timeline.ts)
+ *   sepia convert <session-id> --to <agent> [--target-home DIR] [--dry-run] [--text-only]
+ *                                   (src/cli/convert.ts)
  *
  * Every command takes `--home DIR` (default: the user's home; repeatable) and `--json`.
  * Exit codes: 0 ok, 1 failure (message on stderr), 2 bad usage.
@@ -15,13 +23,19 @@ import { createApi } from '../main/api'
 import { processContext } from '../main/host'
 import { sessionToMarkdown } from '../main/export/markdown'
 import { runServe } from './serve'
+import { EXPORT_USAGE, runCollect, runExport, type ExportCliOptions } from './export'
+import { CHECKPOINT_USAGE, runCheckpointCommand } from './checkpoints'
+import { SEARCH_USAGE, runSearch } from './search'
+import { USAGE_USAGE, runUsage } from './usage'
+import { TIMELINE_USAGE, runTimeline } from './timeline'
+import { CONVERT_USAGE, runConvert } from './convert'
 
 const USAGE = `Usage:
   sepia list  [--home DIR] [--json]             list sessions (agent, project, title)
   sepia show  <session-id> [--agent ID] [--home DIR] [--json]
                                                 print a session (Markdown, or IR JSON)
   sepia serve [--home DIR] [--port N] [--demo]  serve the app on http://127.0.0.1
-Options:
+${EXPORT_USAGE}${CHECKPOINT_USAGE}${SEARCH_USAGE}${USAGE_USAGE}${TIMELINE_USAGE}${CONVERT_USAGE}Options:
   --home DIR   read this home folder instead of yours (repeat for several)
   --json       machine-readable output
 `
@@ -40,6 +54,30 @@ export async function main(argv: string[], out: NodeJS.WritableStream = process.
         port: { type: 'string' },
         demo: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
+        format: { type: 'string' },
+        out: { type: 'string' },
+        project: { type: 'string' },
+        all: { type: 'boolean', default: false },
+        'no-thinking': { type: 'boolean', default: false },
+        'no-tool-output': { type: 'boolean', default: false },
+        zip: { type: 'boolean', default: false },
+        'include-credentials': { type: 'boolean', default: false },
+        to: { type: 'string' },
+        repo: { type: 'string' },
+        'dry-run': { type: 'boolean', default: false },
+        files: { type: 'string' },
+        since: { type: 'string' },
+        until: { type: 'string' },
+        by: { type: 'string' },
+        tz: { type: 'string' },
+        csv: { type: 'boolean', default: false },
+        role: { type: 'string' },
+        tool: { type: 'string' },
+        limit: { type: 'string' },
+        session: { type: 'string' },
+        jsonl: { type: 'boolean', default: false },
+        'target-home': { type: 'string' },
+        'text-only': { type: 'boolean', default: false },
       },
     })
   } catch (e) {
@@ -78,6 +116,36 @@ export async function main(argv: string[], out: NodeJS.WritableStream = process.
         out.write(values.json ? JSON.stringify(session, null, 2) + '\n' : sessionToMarkdown(session))
         return 0
       }
+      case 'checkpoints':
+      case 'restore':
+      case 'undo-restore':
+      case 'restores':
+        return await runCheckpointCommand(command, api, rest, { json: values.json, agent: values.agent, to: values.to, repo: values.repo, dryRun: values['dry-run'], files: values.files }, out, err)
+      case 'export':
+      case 'collect': {
+        const o: ExportCliOptions = {
+          format: values.format,
+          out: values.out,
+          project: values.project,
+          all: values.all ?? false,
+          agent: values.agent,
+          noThinking: values['no-thinking'] ?? false,
+          noToolOutput: values['no-tool-output'] ?? false,
+          zip: values.zip ?? false,
+          includeCredentials: values['include-credentials'] ?? false,
+          homes: values.home ?? [],
+          json: values.json ?? false,
+        }
+        return command === 'export' ? await runExport(api, rest, o, out, err) : await runCollect(api, o, out, err)
+      }
+      case 'search':
+        return await runSearch(api, rest.join(' '), { agent: values.agent, project: values.project, since: values.since, until: values.until, role: values.role, tool: values.tool, limit: values.limit, json: values.json }, out)
+      case 'usage':
+        return await runUsage(api, { by: values.by, since: values.since, until: values.until, tz: values.tz, agent: values.agent, project: values.project, json: values.json, csv: values.csv }, out)
+      case 'timeline':
+        return await runTimeline(api, { agent: values.agent, session: values.session, project: values.project, csv: values.csv, jsonl: values.jsonl, json: values.json }, out, err)
+      case 'convert':
+        return await runConvert(api, rest, { to: values.to, agent: values.agent, targetHome: values['target-home'], dryRun: values['dry-run'], textOnly: values['text-only'], json: values.json }, out, err)
       case 'serve':
         return await runServe(api, { port: values.port ? Number(values.port) : 0, demo: values.demo ?? false }, out)
       default:

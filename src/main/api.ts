@@ -3,19 +3,41 @@
  * HTTP) and the CLI call it; they add no logic of their own.
  */
 import { stat } from 'node:fs/promises'
-import { resolve } from 'node:path'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
 import { SepiaError, type AppInfo, type Library, type SepiaApi } from '../shared/api'
 import { IR_VERSION, isAgentId, type AgentId, type Session } from '../shared/ir'
 import { AGENTS } from './agents/registry'
 import type { ReadContext } from './agents/types'
 import { demoHomes, type AppContext } from './context'
+import { normalizeHomeInput } from './home-path'
 import { LibraryService, type OpenHome } from './library'
 import { layoutForHome } from './platform'
+import { guardAgents, layoutRoots, PathPolicy, type RootReason } from './paths'
+import { maskApiResults } from './secrets'
+import { createCheckpointService } from './checkpoints'
+import { createBundleMethods } from './bundle/service'
+import { TaskRegistry } from './bundle/tasks'
+import { createExportMethods } from './export/service'
+import type { CheckpointLocation } from '../shared/checkpoints'
+import type { ConvertOptions } from '../shared/convert'
+import { createConvertService } from './convert/service'
+import { CATALOG_FILE } from './catalog/schema'
+import { createCatalogMethods } from './catalog/service'
+import { createTimelineMethods } from './timeline/api'
 
 /** The API plus what hosts need beyond the contract. */
 export interface SepiaService extends SepiaApi {
   /** The library service (tests and the CLI read sessions through it). */
   readonly library: LibraryService
+  /**
+   * The folders paths from the renderer may name (opened homes, session files, project folders,
+   * the app data folder, folders the user picked). Every method taking a path calls
+   * `paths.check(p)` before touching it (issue 9 item 6).
+   */
+  readonly paths: PathPolicy
+  /** Open the start homes (what the first call of any method does), for hosts such as the CLI. */
+  ready(): Promise<void>
 }
 
 /**
@@ -23,8 +45,48 @@ export interface SepiaService extends SepiaApi {
  */
 export function createApi(context: AppContext): SepiaService {
   const ctx: ReadContext = { now: context.now ?? Date.now }
-  const library = new LibraryService([], AGENTS, ctx)
+  // Discovery skips session files that link out of the opened home (reported, not followed).
+  // The catalog (src/main/catalog/) lives in the app data folder; in memory when the host gives none.
+  const library = new LibraryService([], guardAgents(AGENTS), ctx, context.appDataDir ? { catalogPath: join(context.appDataDir, CATALOG_FILE) } : {})
   let initialised = false
+  const paths = new PathPolicy(async () => {
+    const roots: [string, RootReason][] = library.openHomes.flatMap((h) => layoutRoots(h.layout).map((p): [string, RootReason] => [p, 'home']))
+    if (!initialised) return roots
+    for (const s of (await library.load()).sessions) {
+      for (const f of s.files) roots.push([f, 'session-file'])
+      if (s.workingDirectory) roots.push([s.workingDirectory, 'project'])
+    }
+    return roots
+  })
+  if (context.appDataDir) paths.allow(context.appDataDir, 'app-data')
+  // Restores keep their backups in the app's data folder (a per-process temp folder when the host gives none).
+  const checkpoints = createCheckpointService({ library, appDataDir: context.appDataDir ?? join(tmpdir(), `sepia-data-${process.pid}`), now: ctx.now })
+  // Exports and review bundles (issue 10): src/main/export/service.ts, src/main/bundle/service.ts.
+  const appDataDir = context.appDataDir ?? join(tmpdir(), `sepia-data-${process.pid}`)
+  const tasks = new TaskRegistry()
+  const bundles = createBundleMethods({ context, library, agents: guardAgents(AGENTS), ctx, paths, tasks, appDataDir })
+  const exporter = createExportMethods({ context, library, paths, tasks, init: () => init(), appDataDir, now: ctx.now })
+  // Convert ("Continue in..."): src/main/convert/service.ts. The source is read unmasked (a masked
+  // key would be written into the new session); results are masked like every other method's.
+  const converter = createConvertService({
+    getSession: (agent, id) => library.getSession(agent, id, { reveal: true }),
+    agents: AGENTS,
+    targetLayout: (home) => (home ? layoutForHome({ home }) : layoutForHome({ home: context.ownHome, env: context.env, isOwnHome: true, os: context.platform })),
+    ctx,
+  })
+  /** A target folder the renderer names passes the path policy (the default, the user's own home, needs no check). */
+  async function checkedConvert(options: ConvertOptions | undefined): Promise<ConvertOptions | undefined> {
+    if (!options || typeof options !== 'object' || options.targetHome === undefined) return options
+    return { ...options, targetHome: await paths.check(options.targetHome, 'The folder to write into') }
+  }
+  /** Folders the renderer names for a restore pass the path policy before the checkpoint module sees them. */
+  async function checkedLocation<T extends CheckpointLocation>(options: T | undefined): Promise<T | undefined> {
+    if (!options || typeof options !== 'object') return options
+    const out = { ...options }
+    if (out.targetDir) out.targetDir = await paths.check(out.targetDir, 'The folder to restore into')
+    if (out.repoDir) out.repoDir = await paths.check(out.repoDir, 'The repository folder')
+    return out
+  }
 
   async function openPaths(paths: string[], isDemo: boolean, isOwnHome: boolean): Promise<OpenHome[]> {
     const out: OpenHome[] = []
@@ -51,23 +113,34 @@ export function createApi(context: AppContext): SepiaService {
 
   const api: SepiaService = {
     library,
+    // Search, usage and cost, index progress, live changes, paged transcripts (src/main/catalog/service.ts).
+    ready: () => init(),
+    ...createCatalogMethods({ library, init: () => init(), ...(context.appDataDir ? { appDataDir: context.appDataDir } : {}) }),
+    // Timeline (rows, CSV/JSONL export) and the agent settings view: src/main/timeline/api.ts.
+    ...createTimelineMethods({ library, agents: AGENTS, ctx, init: () => init(), paths }),
+    paths,
     async getAppInfo(): Promise<AppInfo> {
       return { name: 'Sepia', version: context.version, mode: context.mode, irVersion: IR_VERSION, platform: context.platform }
     },
-    async getLibrary(options?: { refresh?: boolean }): Promise<Library> {
+    async getLibrary(options?: { refresh?: boolean; partial?: boolean }): Promise<Library> {
       await init()
-      return library.load(options?.refresh === true)
+      return bundles.decorate(await library.load({ refresh: options?.refresh === true, partial: options?.partial === true }))
     },
     async openHome(path: string): Promise<Library> {
       if (typeof path !== 'string' || path.trim() === '') throw new SepiaError({ code: 'BAD_ARGUMENT', message: 'Give the path of a folder to open.' })
-      const abs = resolve(path.trim())
-      await checkFolder(abs)
+      // `~`, file:// URLs, an agent folder picked instead of its home (src/main/home-path.ts).
+      const input = normalizeHomeInput(path, context.ownHome, context.platform)
+      const abs = input.path
+      // A folder, a review bundle (folder or zip) or one store file (src/main/bundle/open.ts).
+      const prepared = await bundles.prepare(abs)
       initialised = true
-      library.setHomes(await openPaths([abs], false, abs === resolve(context.ownHome)))
-      return library.load()
+      library.setHomes(await openPaths([prepared.home], false, prepared.kind === 'folder' && abs === resolve(context.ownHome)))
+      const opened = await bundles.opened(abs, prepared, await library.load())
+      return input.note ? { ...opened, notices: [...(opened.notices ?? []), input.note] } : opened
     },
     async openDemo(): Promise<Library> {
       initialised = true
+      bundles.clear()
       library.setHomes(await openPaths(demoHomes(context.fixturesDir), true, false))
       return library.load()
     },
@@ -77,11 +150,59 @@ export function createApi(context: AppContext): SepiaService {
       await init()
       return library.getSession(agent, id)
     },
+    exportSessions: exporter.exportSessions,
+    exportSessionContent: exporter.exportSessionContent,
+    collectForReview: bundles.collectForReview,
+    getRecentHomes: bundles.getRecentHomes,
+    getTaskProgress: bundles.getTaskProgress,
+    cancelTask: bundles.cancelTask,
     async pickFolder(): Promise<string | null> {
-      return context.pickFolder ? context.pickFolder() : null
+      const picked = context.pickFolder ? await context.pickFolder() : null
+      if (picked) paths.allow(picked, 'picked')
+      return picked
+    },
+    async revealSecrets(agent: AgentId, id: string): Promise<Session> {
+      if (!isAgentId(agent)) throw new SepiaError({ code: 'UNKNOWN_AGENT', message: `"${String(agent)}" is not an agent Sepia knows.` })
+      if (typeof id !== 'string' || id === '') throw new SepiaError({ code: 'BAD_ARGUMENT', message: 'A session id is required.' })
+      await init()
+      return library.getSession(agent, id, { reveal: true })
+    },
+    async listCheckpoints(agent, sessionId, options) {
+      await init()
+      return checkpoints.list(agent, sessionId, await checkedLocation(options))
+    },
+    async previewRestore(agent, sessionId, checkpointId, options) {
+      await init()
+      return checkpoints.preview(agent, sessionId, checkpointId, await checkedLocation(options))
+    },
+    async restoreCheckpoint(agent, sessionId, checkpointId, options) {
+      await init()
+      return checkpoints.restore(agent, sessionId, checkpointId, await checkedLocation(options))
+    },
+    async undoRestore(restoreId) {
+      return checkpoints.undo(restoreId)
+    },
+    async listRestores() {
+      return checkpoints.restores()
+    },
+    async convertTargets(agent, id, options) {
+      await init()
+      return converter.targets(agent, id, options)
+    },
+    async planConvert(agent, id, target, options) {
+      await init()
+      return converter.plan(agent, id, target, await checkedConvert(options))
+    },
+    async convertSession(agent, id, target, options) {
+      await init()
+      const result = await converter.convert(agent, id, target, await checkedConvert(options))
+      // The new session shows up in the library when it was written into an open home.
+      if (library.openHomes.some((h) => resolve(h.layout.home) === resolve(result.target.home))) await library.load(true)
+      return result
     },
   }
-  return api
+  // Every result leaving main is masked, except the explicit reveal (src/main/secrets/api.ts).
+  return maskApiResults(api)
 }
 
 async function checkFolder(path: string): Promise<void> {

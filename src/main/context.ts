@@ -30,6 +30,31 @@ export interface AppContext {
   pickFolder?: () => Promise<string | null>
   /** ms since epoch. */
   now?: () => number
+  /**
+   * The app's own data folder (recent folders, opened review bundles, restore backups...): per OS
+   * for the running user ({@link defaultAppDataDir}), `SEPIA_DATA_DIR` overrides; tests pass a
+   * temp folder. When absent, a per-process folder under the OS temp folder is used.
+   */
+  appDataDir?: string
+  /**
+   * Print an HTML document to PDF bytes (Electron: `webContents.printToPDF` in a hidden window).
+   * Absent in browser mode and the CLI, where the PDF export drives a local Chromium instead.
+   */
+  printToPdf?: (html: string) => Promise<Uint8Array>
+}
+
+/**
+ * The app's data folder for the running user: `SEPIA_DATA_DIR` when set, else where Electron puts
+ * `userData` for an app named Sepia — Linux `$XDG_CONFIG_HOME/Sepia` (default `~/.config/Sepia`),
+ * macOS `~/Library/Application Support/Sepia`, Windows `%APPDATA%\Sepia` (default
+ * `<home>\AppData\Roaming\Sepia`).
+ */
+export function defaultAppDataDir(platform: HomeOs, env: Readonly<Record<string, string | undefined>>, home: string): string {
+  const override = env.SEPIA_DATA_DIR?.trim()
+  if (override) return override
+  if (platform === 'win32') return join(env.APPDATA?.trim() || join(home, 'AppData', 'Roaming'), 'Sepia')
+  if (platform === 'darwin') return join(home, 'Library', 'Application Support', 'Sepia')
+  return join(env.XDG_CONFIG_HOME?.trim() || join(home, '.config'), 'Sepia')
 }
 
 /** The repository (or packaged resources) root, found from this module's location. */

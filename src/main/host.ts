@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import type { HomeOs } from '../shared/ir'
-import { findAppRoot, type AppContext } from './context'
+import { defaultAppDataDir, findAppRoot, type AppContext } from './context'
 import { resolveHome } from './platform/home'
 
 /** Options for {@link processContext}. */
@@ -15,6 +15,8 @@ export interface ProcessContextOptions {
   /** Homes to open instead of the user's own (`--home DIR`). */
   homes?: string[]
   pickFolder?: AppContext['pickFolder']
+  /** Electron's PDF printer (see `AppContext.printToPdf`). */
+  printToPdf?: AppContext['printToPdf']
   /** The app/repo root (holds package.json and fixtures/). Found from this file when absent. */
   appRoot?: string
 }
@@ -38,7 +40,9 @@ export function processContext(options: ProcessContextOptions): AppContext {
     env: process.env,
     ownHome: resolveHome(process.env, homedir),
   }
+  ctx.appDataDir = defaultAppDataDir(platform, process.env, ctx.ownHome)
   if (options.pickFolder) ctx.pickFolder = options.pickFolder
+  if (options.printToPdf) ctx.printToPdf = options.printToPdf
   return ctx
 }
 

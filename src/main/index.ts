@@ -8,6 +8,8 @@ import { fileURLToPath } from 'node:url'
 import { createApi } from './api'
 import { homesFromArgv, processContext } from './host'
 import { registerIpc } from './transport/ipc'
+import { electronPrintToPdf } from './export/electron-pdf'
+import { hardenApp, hardenSession } from './window-security'
 
 const here = dirname(fileURLToPath(import.meta.url))
 
@@ -16,7 +18,11 @@ export const WEB_PREFERENCES = {
   contextIsolation: true,
   sandbox: true,
   nodeIntegration: false,
+  nodeIntegrationInWorker: false,
+  nodeIntegrationInSubFrames: false,
+  webviewTag: false,
   webSecurity: true,
+  allowRunningInsecureContent: false,
   spellcheck: false,
 } as const
 
@@ -39,8 +45,12 @@ function createWindow(): BrowserWindow {
   return win
 }
 
+// Every web contents refuses navigation, redirects, <webview> and new windows (window-security.ts).
+hardenApp(app)
+
 void app.whenReady().then(() => {
-  session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false))
+  // Permissions denied; every request that is not the app's own files is cancelled (no network).
+  hardenSession(session.defaultSession)
   const api = createApi(
     processContext({
       mode: 'electron',
@@ -50,6 +60,7 @@ void app.whenReady().then(() => {
         const res = await dialog.showOpenDialog({ properties: ['openDirectory'], title: 'Open a home folder' })
         return res.canceled || res.filePaths.length === 0 ? null : res.filePaths[0]!
       },
+      printToPdf: electronPrintToPdf(BrowserWindow),
     }),
   )
   registerIpc(ipcMain, api)

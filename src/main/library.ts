@@ -1,139 +1,356 @@
 /**
- * The library: every session under the open homes, read through the agent registry.
+ * The library: every session under the open homes, listed from the catalog
+ * (`src/main/catalog/`, SQLite in the app data folder) and read from the stores on demand.
  *
- * Sessions are read once and cached by their files' size and mtime; a refresh re-reads only what
- * changed. (The persistent SQLite catalog for 10,000+ sessions replaces this in-memory cache.)
+ * - Warm start: when the homes were indexed before, `load()` answers from the catalog without
+ *   reading any store, then refreshes changed files in the background (worker threads).
+ * - Cold start: the first `load()` waits for the index (or answers at once with `partial: true`).
+ * - `getSession` always reads the store (the catalog is a cache), then applies the sub-agent
+ *   links the catalog's link pass found; `getSessionPage` serves long transcripts in pages.
+ * - Live: `changes(token)` lists sessions written since a token; the first call starts watching
+ *   the stores (`src/main/live/`), so sessions being written show up without a reload.
  */
-import type { AgentInfo, HomeInfo, Library } from '../shared/api'
+import type Database from 'better-sqlite3'
+import { mkdtemp, open, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { basename, join } from 'node:path'
+import type { AgentInfo, CredentialFile, HomeInfo, Library } from '../shared/api'
 import { SepiaError } from '../shared/api'
-import type { AgentId, Diagnostic, Session, SessionSummary } from '../shared/ir'
-import { summarize } from './ir/build'
-import type { HomeLayout } from './platform'
-import type { AgentDefinition, ReadContext, StoreRef } from './agents/types'
+import type { ChangeSet, IndexStatus, PageOptions, SessionPage } from '../shared/catalog'
+import type { AgentId, MessageNode, Session, SessionSummary } from '../shared/ir'
+import type { AgentDefinition, ReadContext } from './agents/types'
+import { applyLinks } from './catalog/link'
+import { DEFAULT_PAGE, pageOf, wholeNode } from './catalog/page'
+import { Refresher, type OpenHome, type RefresherOptions, type RefreshResult } from './catalog/refresh'
+import { openCatalog } from './catalog/schema'
+import { CatalogStore, stampOf, type CatalogSession } from './catalog/store'
+import { LiveWatcher, watchRoots } from './live/watch'
+import { findCredentialFiles, maskSession } from './secrets'
 
-/** One open home: its layout and whether it is the demo library. */
-export interface OpenHome {
-  layout: HomeLayout
-  isDemo: boolean
+export type { OpenHome } from './catalog/refresh'
+
+/** Options of {@link LibraryService}. */
+export interface LibraryOptions {
+  /** Catalog file (`<appDataDir>/catalog.sqlite`); `':memory:'` (default) keeps it in memory. */
+  catalogPath?: string
+  /** Worker threads for large reads (0: read on this thread). See {@link RefresherOptions}. */
+  workers?: number
+  /** Reads smaller than this many bytes stay on this thread. */
+  workerThreshold?: number
+  /** Live watching: debounce (ms) and the fallback poll interval (ms, 0 = none). */
+  liveDebounceMs?: number
+  livePollMs?: number
 }
 
-interface Entry {
-  ref: StoreRef
-  session: Session
-  summary: SessionSummary
+/** Load options of {@link LibraryService.load}. */
+export interface LoadOptions {
+  /** Wait for a refresh of changed files. */
+  refresh?: boolean
+  /** Answer at once from the catalog even when the homes were never indexed. */
+  partial?: boolean
 }
 
-/** Reads and caches the sessions of a set of homes. */
+const MAX_CACHED_SESSIONS = 2
+/** Transcripts from this size get their first page from a head copy (see `readHead`). */
+const HEAD_MIN_SIZE = 16 << 20
+const HEAD_BYTES = 4 << 20
+
+/** Lists sessions from the catalog and reads them from the stores. */
 export class LibraryService {
-  private entries = new Map<string, Entry>()
-  private cache = new Map<string, { stamp: string; session: Session }>()
-  private library: Library | undefined
+  readonly db: Database.Database
+  readonly store: CatalogStore
+  readonly refresher: Refresher
+  private built: { key: string; library: Library } | undefined
+  private background: Promise<unknown> | undefined
+  private backgroundKey = ''
+  private readonly sessions: { key: string; stamp: string; session: Session }[] = []
+  private readonly reading = new Map<string, Promise<Session>>()
+  private live: LiveWatcher | undefined
+  private liveQueued = false
 
   constructor(
     private homes: OpenHome[],
     private readonly agents: readonly AgentDefinition[],
     private readonly ctx: ReadContext,
-  ) {}
+    private readonly options: LibraryOptions = {},
+  ) {
+    const path = options.catalogPath ?? ':memory:'
+    this.db = openCatalog(path)
+    this.store = new CatalogStore(this.db)
+    const ro: RefresherOptions = { dbPath: path }
+    if (options.workers !== undefined) ro.workers = options.workers
+    if (options.workerThreshold !== undefined) ro.workerThreshold = options.workerThreshold
+    this.refresher = new Refresher(this.store, agents, ctx, ro)
+  }
 
   /** The homes currently open. */
   get openHomes(): readonly OpenHome[] {
     return this.homes
   }
 
-  /** Replace the open homes (drops the previous library, keeps the file cache). */
+  /** Home paths in priority order (a session found under two homes comes from the first). */
+  get homePaths(): string[] {
+    return this.homes.map((h) => h.layout.home)
+  }
+
+  /** Replace the open homes. */
   setHomes(homes: OpenHome[]): void {
     this.homes = homes
-    this.library = undefined
+    this.built = undefined
+    this.live?.close()
+    this.live = undefined
   }
 
-  /** Build (or return the cached) library. `refresh` re-discovers and re-reads changed files. */
-  async load(refresh = false): Promise<Library> {
-    if (this.library && !refresh) return this.library
-    const diagnostics: Diagnostic[] = []
-    const entries = new Map<string, Entry>()
-    for (const home of this.homes) {
-      for (const agent of this.agents) {
-        let found
-        try {
-          found = await agent.discover(home.layout, this.ctx)
-        } catch (e) {
-          diagnostics.push({ severity: 'error', path: home.layout.home, agent: agent.id, message: `Could not look for ${agent.displayName} sessions: ${errorText(e)}` })
-          continue
-        }
-        diagnostics.push(...found.diagnostics)
-        const sessions: { ref: StoreRef; session: Session }[] = []
-        await forEachLimit(found.refs, 8, async (ref) => {
-          const session = await this.readRef(agent, ref, diagnostics)
-          if (session) sessions.push({ ref, session })
-        })
-        sessions.sort((a, b) => a.ref.files[0]!.localeCompare(b.ref.files[0]!))
-        try {
-          agent.link?.(sessions.map((s) => s.session))
-        } catch (e) {
-          diagnostics.push({ severity: 'warning', path: home.layout.home, agent: agent.id, message: `Could not link sub-agent sessions: ${errorText(e)}` })
-        }
-        for (const { ref, session } of sessions) {
-          const key = sessionKey(session.agent, session.id)
-          if (entries.has(key)) continue // the same session seen twice (two homes): first wins
-          entries.set(key, { ref, session, summary: summarize(session, ref.home) })
-          for (const d of session.diagnostics) if (d.severity !== 'info') diagnostics.push(d)
-        }
+  /** True when every open home was indexed once (for `agents`, default all). */
+  isIndexed(agents?: readonly AgentId[]): boolean {
+    return this.refresher.isIndexed(this.homes, agents)
+  }
+
+  /**
+   * Refresh the catalog for the open homes (only `agents` when given) and wait for the sessions
+   * to be written; the search phase goes on in the background ({@link whenIdle}).
+   */
+  refresh(agents?: readonly AgentId[]): Promise<RefreshResult> {
+    this.built = undefined
+    return this.refresher.refresh([...this.homes], agents)
+  }
+
+  /** Wait until no refresh and no search indexing is running. */
+  whenIdle(): Promise<void> {
+    return this.refresher.whenIdle()
+  }
+
+  /** Progress of the current (or last) refresh. */
+  status(): IndexStatus {
+    return this.refresher.status()
+  }
+
+  /** The library (see `SepiaApi.getLibrary`). `true` means `{refresh: true}`. */
+  async load(options: boolean | LoadOptions = {}): Promise<Library> {
+    const o: LoadOptions = typeof options === 'boolean' ? { refresh: options } : options
+    if (o.refresh || (!o.partial && !this.isIndexed())) {
+      await this.refresh()
+      return this.build()
+    }
+    // Warm start (or partial): answer from the catalog first, then look for changed files.
+    const library = await this.build()
+    this.startBackground()
+    return library
+  }
+
+  /** Start one background refresh per set of homes (warm start and partial loads). */
+  private startBackground(): void {
+    const key = this.homePaths.join('\u0000')
+    if (this.background && this.backgroundKey === key) return
+    this.backgroundKey = key
+    this.background = this.refresh().catch(() => undefined)
+  }
+
+  /** Build the library from the catalog (cached until the catalog changes). */
+  private async build(): Promise<Library> {
+    const homes = this.homePaths
+    const key = `${homes.join('\u0000')}\u0001${this.store.currentGen()}`
+    const status = this.status()
+    // The same object while nothing changed (callers, e.g. the secrets mask, cache by identity);
+    // `index` is the progress when it was built (`getIndexStatus` gives it live).
+    if (this.built?.key === key) return this.built.library
+    const seen = new Set<string>()
+    const sessions: SessionSummary[] = []
+    const rows = this.store.listSessions(homes, false)
+    const order = new Map(homes.map((h, i) => [h, i]))
+    rows.sort((a, b) => order.get(a.home)! - order.get(b.home)!)
+    for (const r of rows) {
+      const k = sessionKey(r.agent, r.sessionId)
+      if (seen.has(k)) continue
+      seen.add(k)
+      sessions.push(r.summary)
+    }
+    sessions.sort((a, b) => (b.lastActivityAt ?? b.createdAt ?? 0) - (a.lastActivityAt ?? a.createdAt ?? 0))
+    const counts = new Map<string, number>()
+    for (const s of sessions) counts.set(s.agent, (counts.get(s.agent) ?? 0) + 1)
+    const agents: AgentInfo[] = this.agents.map((a) => ({ id: a.id, displayName: a.displayName, capabilities: a.capabilities, sessionCount: counts.get(a.id) ?? 0 }))
+    const homeInfo: HomeInfo[] = this.homes.map((h) => ({ path: h.layout.home, os: h.layout.os, isDemo: h.isDemo }))
+    const diagnostics = [...homes.flatMap((h) => this.refresher.problems.get(h) ?? []), ...this.store.listDiagnostics(homes)]
+    // Flagged by name only: credential files are never opened (issue 9 item 7).
+    const credentialFiles: CredentialFile[] = (await Promise.all(this.homes.map((h) => findCredentialFiles(h.layout)))).flat()
+    credentialFiles.push(...this.store.listCredentialFiles(homes))
+    const library: Library = { homes: homeInfo, agents, sessions, diagnostics, credentialFiles, loadedAt: this.ctx.now(), index: status }
+    this.built = { key, library }
+    return library
+  }
+
+  /** The catalog row of a session, indexing first when the homes were never indexed. */
+  async find(agent: AgentId, id: string): Promise<CatalogSession> {
+    let row = this.store.findSession(this.homePaths, agent, id)
+    if (!row && !this.isIndexed()) {
+      await this.refresh()
+      row = this.store.findSession(this.homePaths, agent, id)
+    }
+    if (!row) throw new SepiaError({ code: 'SESSION_NOT_FOUND', message: `No ${agent} session with id ${id} is in the open folders.` })
+    return row
+  }
+
+  /** Read a session from its store (the last two are kept for paging), links applied. */
+  private async readSession(agent: AgentId, id: string): Promise<Session> {
+    const row = await this.find(agent, id)
+    const key = sessionKey(agent, id)
+    const stamp = this.stampOf(row)
+    const hit = this.sessions.find((s) => s.key === key && s.stamp === stamp)
+    if (hit) return hit.session
+    const flight = `${key}\u0000${stamp}`
+    const running = this.reading.get(flight)
+    if (running) return running
+    const read = this.readRow(row).then((session) => {
+      const i = this.sessions.findIndex((s) => s.key === key)
+      if (i >= 0) this.sessions.splice(i, 1)
+      this.sessions.unshift({ key, stamp, session })
+      this.sessions.length = Math.min(this.sessions.length, MAX_CACHED_SESSIONS)
+      return session
+    })
+    this.reading.set(flight, read)
+    try {
+      return await read
+    } finally {
+      this.reading.delete(flight)
+    }
+  }
+
+  private stampOf(row: CatalogSession): string {
+    return `${row.home}\u0000${stampOf(row.ref)}\u0000${JSON.stringify(row.links)}`
+  }
+
+  /** Read a catalog row's session from its store (`ref` may point at a head copy), links applied. */
+  private async readRow(row: CatalogSession, ref = row.ref): Promise<Session> {
+    const def = this.agents.find((a) => a.id === row.agent)
+    if (!def) throw new SepiaError({ code: 'UNKNOWN_AGENT', message: `Sepia cannot read "${row.agent}" sessions yet.` })
+    try {
+      return applyLinks(await def.read(ref, this.ctx), row.links)
+    } catch (e) {
+      throw SepiaError.from(e).code === 'INTERNAL'
+        ? new SepiaError({ code: 'READ_FAILED', message: `Could not read this session: ${e instanceof Error ? e.message : String(e)}`, path: row.ref.files[0] })
+        : e
+    }
+  }
+
+  /**
+   * The first nodes of a large line-oriented transcript, read from a copy of the head of its file
+   * (`HEAD_BYTES`, cut at a line end) so the first screen does not wait for the whole file. Tool
+   * calls whose results lie past the cut show as pending until the whole read is done.
+   */
+  private async readHead(row: CatalogSession): Promise<Session | undefined> {
+    const file = row.ref.files[0]
+    if (!file) return undefined
+    const dir = await mkdtemp(join(tmpdir(), 'sepia-head-'))
+    try {
+      const copy = join(dir, basename(file))
+      const fh = await open(file, 'r')
+      let buf: Buffer
+      try {
+        buf = Buffer.alloc(HEAD_BYTES)
+        const { bytesRead } = await fh.read(buf, 0, HEAD_BYTES, 0)
+        buf = buf.subarray(0, bytesRead)
+      } finally {
+        await fh.close()
+      }
+      const cut = buf.lastIndexOf(0x0a)
+      if (cut <= 0) return undefined
+      await writeFile(copy, buf.subarray(0, cut + 1))
+      const session = await this.readRow(row, { ...row.ref, files: [copy, ...row.ref.files.slice(1)], size: cut + 1 })
+      session.source = { ...session.source, files: row.ref.files }
+      return session
+    } catch {
+      return undefined
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  }
+
+  /**
+   * One session of the library, its secrets masked (`maskSession`, cached) unless
+   * `options.reveal` asks for the session as read — only `SepiaApi.revealSecrets` does. Everything
+   * that sends a session out of main (API, exports, convert) therefore gets the masked copy by
+   * default (issue 9 item 7). Rejects with `SESSION_NOT_FOUND`.
+   */
+  async getSession(agent: AgentId, id: string, options?: { reveal?: boolean }): Promise<Session> {
+    const session = await this.readSession(agent, id)
+    return options?.reveal === true ? session : maskSession(session)
+  }
+
+  /** One page of a session (see `SepiaApi.getSessionPage`), secrets masked. */
+  async getSessionPage(agent: AgentId, id: string, options: PageOptions = {}): Promise<SessionPage> {
+    const row = await this.find(agent, id)
+    const cached = this.sessions.some((s) => s.key === sessionKey(agent, id) && s.stamp === this.stampOf(row))
+    const end = (options?.offset ?? 0) + (options?.limit ?? DEFAULT_PAGE)
+    if (!cached && row.ref.size >= HEAD_MIN_SIZE && row.ref.files[0]?.endsWith('.jsonl') && end <= row.nodeCount) {
+      const head = await this.readHead(row)
+      if (head && head.nodes.length >= end) {
+        void this.readSession(agent, id).catch(() => undefined) // the whole session, for the next pages
+        return { ...pageOf(maskSession(head), options), totalNodes: row.nodeCount, partial: true }
       }
     }
-    this.entries = entries
-    const sessions = [...entries.values()].map((e) => e.summary)
-    sessions.sort((a, b) => (b.lastActivityAt ?? b.createdAt ?? 0) - (a.lastActivityAt ?? a.createdAt ?? 0))
-    const agents: AgentInfo[] = this.agents.map((a) => ({
-      id: a.id,
-      displayName: a.displayName,
-      capabilities: a.capabilities,
-      sessionCount: sessions.filter((s) => s.agent === a.id).length,
-    }))
-    const homes: HomeInfo[] = this.homes.map((h) => ({ path: h.layout.home, os: h.layout.os, isDemo: h.isDemo }))
-    this.library = { homes, agents, sessions, diagnostics, loadedAt: this.ctx.now() }
-    return this.library
+    return pageOf(maskSession(await this.readSession(agent, id)), options)
   }
 
-  /** One session of the library. Rejects with `SESSION_NOT_FOUND`. */
-  async getSession(agent: AgentId, id: string): Promise<Session> {
-    if (!this.library) await this.load()
-    const entry = this.entries.get(sessionKey(agent, id))
-    if (!entry) throw new SepiaError({ code: 'SESSION_NOT_FOUND', message: `No ${agent} session with id ${id} is in the open folders.` })
-    return entry.session
+  /** One whole node of a session, secrets masked. Rejects `SESSION_NOT_FOUND` for an unknown node. */
+  async getSessionNode(agent: AgentId, id: string, nodeId: string): Promise<MessageNode> {
+    return wholeNode(maskSession(await this.readSession(agent, id)), nodeId)
   }
 
-  private async readRef(agent: AgentDefinition, ref: StoreRef, diagnostics: Diagnostic[]): Promise<Session | undefined> {
-    const stamp = `${ref.size}:${ref.mtimeMs}`
-    const cacheKey = `${agent.id}\u0000${ref.sessionId}\u0000${ref.files.join('\u0000')}`
-    const cached = this.cache.get(cacheKey)
-    if (cached && cached.stamp === stamp) return structuredClone(cached.session)
-    try {
-      const session = await agent.read(ref, this.ctx)
-      this.cache.set(cacheKey, { stamp, session: structuredClone(session) })
-      return session
-    } catch (e) {
-      diagnostics.push({ severity: 'error', path: ref.files[0] ?? ref.home, agent: agent.id, sessionId: ref.sessionId, message: `Could not read this session: ${errorText(e)}` })
-      return undefined
+  /**
+   * Sessions changed since `token` (see `SepiaApi.getChanges`). The first call starts watching
+   * the stores of the open homes.
+   */
+  async changes(token?: string): Promise<ChangeSet> {
+    this.startLive()
+    const gen = this.store.currentGen()
+    const since = token !== undefined && /^\d+$/.test(token) ? Number(token) : undefined
+    if (since === undefined || since > gen) return { token: String(gen), changedSessions: [], removedSessions: [], index: this.status() }
+    const homes = this.homePaths
+    const changed = this.store.changedSince(homes, since)
+    const order = new Map(homes.map((h, i) => [h, i]))
+    changed.sort((a, b) => order.get(a.home)! - order.get(b.home)!)
+    const seen = new Set<string>()
+    const changedSessions: SessionSummary[] = []
+    for (const r of changed) {
+      const k = sessionKey(r.agent, r.sessionId)
+      if (!seen.has(k)) changedSessions.push(r.summary)
+      seen.add(k)
     }
+    const removedSessions = this.store.removedSince(homes, since).filter((r) => !seen.has(sessionKey(r.agent, r.sessionId))).map((r) => ({ agent: r.agent, id: r.sessionId }))
+    return { token: String(gen), changedSessions, removedSessions, index: this.status() }
+  }
+
+  /** Watch the stores of the open homes; a change schedules an incremental refresh. */
+  startLive(): void {
+    if (this.live) return
+    const opts: { debounceMs?: number; pollMs?: number } = {}
+    if (this.options.liveDebounceMs !== undefined) opts.debounceMs = this.options.liveDebounceMs
+    if (this.options.livePollMs !== undefined) opts.pollMs = this.options.livePollMs
+    this.live = new LiveWatcher(() => this.liveRefresh(), opts)
+    this.live.watch(watchRoots(this.homes, this.store.listSessions(this.homePaths)))
+  }
+
+  private liveRefresh(): void {
+    if (this.liveQueued) return
+    this.liveQueued = true
+    void this.refresh()
+      .catch(() => undefined)
+      .finally(() => {
+        this.liveQueued = false
+        if (this.live) this.live.watch(watchRoots(this.homes, this.store.listSessions(this.homePaths)))
+      })
+  }
+
+  /** Stop watching and close the catalog (after running work finished). */
+  async close(): Promise<void> {
+    this.live?.close()
+    this.live = undefined
+    await this.whenIdle().catch(() => undefined)
+    this.db.close()
   }
 }
 
 /** The key of a session in the library: `<agent>/<id>`. */
 export function sessionKey(agent: AgentId, id: string): string {
   return `${agent}/${id}`
-}
-
-function errorText(e: unknown): string {
-  return e instanceof Error ? e.message : String(e)
-}
-
-async function forEachLimit<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
-  let next = 0
-  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) {
-      const item = items[next++]!
-      await fn(item)
-    }
-  })
-  await Promise.all(workers)
 }

@@ -8,7 +8,18 @@
  *
  * No Node or Electron imports: the renderer imports this file.
  */
-import type { AgentId, Diagnostic, HomeOs, Session, SessionSummary } from './ir'
+import type { AgentId, Diagnostic, HomeOs, MessageNode, Session, SessionSummary } from './ir'
+import type { CheckpointList, CheckpointLocation, RestoreOptions, RestorePreview, RestoreRecord, RestoreResult, UndoResult } from './checkpoints'
+import type { ConvertOptions, ConvertPlan, ConvertResult, ProviderFamily } from './convert'
+import type { ChangeSet, IndexStatus, PageOptions, SearchFilters, SearchResult, SessionPage, UsageQuery, UsageReport } from './catalog'
+import type { AgentSettingsView } from './settings'
+import type { TimelineFilter, TimelineFormat, TimelinePage, TimelineQuery } from './timeline'
+
+export type * from './checkpoints'
+import type { CollectRequest, CollectResult, ExportContent, ExportContentOptions, ExportFormat, ExportRequest, ExportResult, OpenedFrom, RecentHome, TaskProgress } from './export'
+
+export type * from './export'
+export { EXPORT_FORMATS } from './export'
 
 /** One agent in the library with what Sepia can do with it (registry capabilities as data). */
 export interface AgentInfo {
@@ -28,6 +39,11 @@ export interface AgentCapabilities {
   hasCheckpoints: boolean
   /** The store keeps provider thinking signatures. */
   hasThinkingSignatures: boolean
+  /**
+   * Convert target: the model provider the agent replays a session to, which decides whether a
+   * signed thinking block can be written (src/shared/convert.ts). Absent for agents with no writer.
+   */
+  providerFamily?: ProviderFamily
 }
 
 /** A home folder Sepia reads. */
@@ -38,6 +54,8 @@ export interface HomeInfo {
   os: HomeOs
   /** True for the built-in demo library (fixtures). */
   isDemo: boolean
+  /** Set when the home was opened from a review bundle (folder or zip) or a single store file. */
+  openedFrom?: OpenedFrom
 }
 
 /** Everything the library view shows. */
@@ -48,8 +66,46 @@ export interface Library {
   sessions: SessionSummary[]
   /** Files that could not be read (path, line, reason) while the rest loaded. */
   diagnostics: Diagnostic[]
+  /**
+   * Files under the open homes that hold credentials (API keys, OAuth tokens, encryption keys):
+   * flagged so the user knows they are there; their values are never read or sent.
+   */
+  credentialFiles: CredentialFile[]
+  /** Progress of the catalog refresh when this library was built (see `getIndexStatus`). */
+  index?: IndexStatus
   /** ms since epoch when this library was built. */
   loadedAt: number
+  /** Plain-words notes about how the folder was opened (e.g. "Opened /x, the folder that contains .claude."). */
+  notices?: string[]
+}
+
+/**
+ * What a credential file holds (seed 000 "Credentials"/"Secrets" for Cline and its forks; the
+ * agents' own files for the others): `api-keys` (Cline `secrets.json`, OpenCode `auth.json`),
+ * `oauth-tokens` (Claude `.credentials.json`, Codex `auth.json`, Gemini `oauth_creds.json`),
+ * `provider-settings` (Cline `providers.json`), `mcp-settings` (MCP server headers/env),
+ * `connector`, `remote-config` (organisation upload keys), `webhook-token`, `encryption-key`
+ * (Cursor composer records).
+ */
+export type CredentialKind =
+  | 'api-keys'
+  | 'oauth-tokens'
+  | 'provider-settings'
+  | 'mcp-settings'
+  | 'connector'
+  | 'remote-config'
+  | 'webhook-token'
+  | 'encryption-key'
+
+/** A file flagged as holding credentials. Never its content. */
+export interface CredentialFile {
+  /** Absolute path. */
+  path: string
+  /** The agent that wrote it. */
+  agent: AgentId
+  kind: CredentialKind
+  /** For `encryption-key`: the session whose record carries the key. */
+  sessionId?: string
 }
 
 /** About the running app. */
@@ -72,6 +128,31 @@ export const API_METHODS = [
   'openDemo',
   'getSession',
   'pickFolder',
+  'exportSessions',
+  'exportSessionContent',
+  'collectForReview',
+  'getRecentHomes',
+  'getTaskProgress',
+  'cancelTask',
+  'revealSecrets',
+  'listCheckpoints',
+  'previewRestore',
+  'restoreCheckpoint',
+  'undoRestore',
+  'listRestores',
+  'convertTargets',
+  'planConvert',
+  'convertSession',
+  'search',
+  'getUsage',
+  'exportUsageCsv',
+  'getIndexStatus',
+  'getChanges',
+  'getSessionPage',
+  'getSessionNode',
+  'getTimeline',
+  'exportTimeline',
+  'getAgentSettings',
 ] as const
 
 export type ApiMethod = (typeof API_METHODS)[number]
@@ -81,21 +162,28 @@ export interface SepiaApi {
   /** Name, version, mode. */
   getAppInfo(): Promise<AppInfo>
   /**
-   * The library of the current homes. Reads every store on first call and caches by file size
-   * and mtime; `refresh: true` re-reads changed files.
+   * The library of the current homes, from the catalog (`<appDataDir>/catalog.sqlite`). Once the
+   * homes were indexed, it answers at once from the catalog and refreshes changed files in the
+   * background (see `getChanges`). The very first time it waits for the index, unless `partial:
+   * true`: then it answers at once with what is indexed so far (`index` tells the progress; call
+   * again as `getIndexStatus` advances). `refresh: true` waits for a refresh of changed files.
    */
-  getLibrary(options?: { refresh?: boolean }): Promise<Library>
+  getLibrary(options?: { refresh?: boolean; partial?: boolean }): Promise<Library>
   /**
    * Replace the current homes by one folder (a home, or a copied home on any OS) and return its
-   * library. Rejects with `NOT_FOUND` when the folder does not exist, `NOT_A_DIRECTORY` when it
-   * is a file.
+   * library. Also opens a review bundle (a folder or a `.zip` made by `collectForReview`: the zip
+   * is extracted under the app's data folder and its manifest hashes checked, mismatches reported
+   * in `Library.diagnostics`) and a single store file (`.jsonl`, `.json`, `.db`...: placed in a
+   * temporary home where its agent keeps it). Remembered in {@link getRecentHomes}. Rejects with
+   * `NOT_FOUND` when the path does not exist, `NOT_A_DIRECTORY` when it is a file Sepia cannot
+   * open (not a zip, not a store file it recognises).
    */
   openHome(path: string): Promise<Library>
   /** Open the built-in demo library (fixture homes). */
   openDemo(): Promise<Library>
   /**
-   * One session, fully read. Rejects with `SESSION_NOT_FOUND` when no session of that agent and
-   * id is in the library.
+   * One session, fully read, its secrets masked (see {@link revealSecrets}). Rejects with
+   * `SESSION_NOT_FOUND` when no session of that agent and id is in the library.
    */
   getSession(agent: AgentId, id: string): Promise<Session>
   /**
@@ -103,6 +191,157 @@ export interface SepiaApi {
    * dialog exists (browser mode: the renderer then asks for a typed path).
    */
   pickFolder(): Promise<string | null>
+  /**
+   * Export sessions (a list — a selection or search results —, `{project}` or `{all: true}`) in
+   * one format, one file per session, secrets masked, into `outDir` (created when missing; a
+   * file already there is never replaced). Follow it with `getTaskProgress(taskId)`; `cancelTask`
+   * stops between files. Rejects `BAD_ARGUMENT` (unknown format, empty selection),
+   * `SESSION_NOT_FOUND`, `UNAVAILABLE` (PDF with no Chromium in browser mode), `WRITE_FAILED`,
+   * `CANCELLED`.
+   */
+  exportSessions(request: ExportRequest): Promise<ExportResult>
+  /**
+   * One session's export as content for the renderer to download (browser mode, where main does
+   * not choose the folder): text for md/html/json/atif, base64 for pdf. Rejects like
+   * {@link exportSessions}.
+   */
+  exportSessionContent(agent: AgentId, id: string, format: ExportFormat, options?: ExportContentOptions): Promise<ExportContent>
+  /**
+   * "Collect for review": copy the agent stores under the open homes (or `homes`) into a new
+   * folder or zip for someone else to open with Sepia, leaving out scratch and cache folders and,
+   * unless `includeCredentials`, credential files; SQLite stores are copied with their -wal/-shm.
+   * Writes `sepia-manifest.json` (agent, path, size, sha256, mtime per file). Never writes into a
+   * store. Rejects `ALREADY_EXISTS` (the target exists and is not an empty folder), `NOT_FOUND`,
+   * `BAD_ARGUMENT`, `WRITE_FAILED` (nothing is left at the target), `CANCELLED`.
+   */
+  collectForReview(request: CollectRequest): Promise<CollectResult>
+  /** Folders, zips and store files opened before, newest first (at most 10). */
+  getRecentHomes(): Promise<RecentHome[]>
+  /**
+   * Progress of a task started with a `taskId` (`exportSessions`, `collectForReview`); the
+   * renderer polls it while the call runs. Rejects `NOT_FOUND` for an unknown id.
+   */
+  getTaskProgress(taskId: string): Promise<TaskProgress>
+  /** Ask a running task to stop; it then rejects with `CANCELLED`. Resolves false when no such task runs. */
+  cancelTask(taskId: string): Promise<boolean>
+  /**
+   * Secrets: every session, search snippet, library entry and export that leaves main has its
+   * API keys, tokens, passwords and private keys masked (`sk-a•••• (Anthropic API key)`, at most
+   * 4 characters kept; `Session.maskedSecrets` counts them). This returns the one session unmasked,
+   * for the "reveal" the user clicked; the renderer keeps it only while that session is shown and
+   * drops it when the user leaves it. Credential files (`Library.credentialFiles`) are never
+   * revealed. Rejects like {@link getSession}.
+   */
+  revealSecrets(agent: AgentId, id: string): Promise<Session>
+  /**
+   * The checkpoints of a session (Cline SDK stash/commit refs, Cline legacy shadow-git commits,
+   * Claude Code file history), each with a label and its file count, and the project folder:
+   * whether it exists and where a restore goes by default (`defaultTarget`; absent with a
+   * `targetNote` when the user must pick a folder). `options` name a folder holding the project's
+   * repository when the recorded one is missing. Rejects `SESSION_NOT_FOUND`, `UNKNOWN_AGENT`.
+   */
+  listCheckpoints(agent: AgentId, sessionId: string, options?: CheckpointLocation): Promise<CheckpointList>
+  /**
+   * What restoring `checkpointId` would change in `options.targetDir` (default: the project
+   * folder): every covered file with its status against the disk now and a unified diff, plus the
+   * refused paths (outside the folder, backup missing). Writes nothing. Rejects
+   * `CHECKPOINT_NOT_FOUND`, `TARGET_REQUIRED` (pick a folder), `NOT_FOUND` (contents unreachable).
+   */
+  previewRestore(agent: AgentId, sessionId: string, checkpointId: string, options?: CheckpointLocation): Promise<RestorePreview>
+  /**
+   * Restore the files (`options.files`, default every changed one) to the checkpoint. Every file
+   * about to change is first copied into `<app data>/restores/<id>/`; writes are atomic; when a
+   * write fails the files already written are put back and it rejects `WRITE_FAILED` (nothing
+   * changed). Resolves the restore id for {@link undoRestore}. Rejects like {@link previewRestore}.
+   */
+  restoreCheckpoint(agent: AgentId, sessionId: string, checkpointId: string, options?: RestoreOptions): Promise<RestoreResult>
+  /**
+   * Put back the files a restore changed, from its backups. Files changed again since the restore
+   * are left alone and listed in `skipped`. Rejects `NOT_FOUND` (no such restore), `BAD_ARGUMENT`
+   * (already undone).
+   */
+  undoRestore(restoreId: string): Promise<UndoResult>
+  /** The restores recorded in the app's data folder, newest first. */
+  listRestores(): Promise<RestoreRecord[]>
+  /**
+   * "Continue in...": one plan per agent Sepia can write (the session's own agent excepted), each
+   * with what it would drop or change (`warnings`, losses first) and the resume command it would
+   * give. Nothing is written. Rejects `SESSION_NOT_FOUND`, `UNKNOWN_AGENT`.
+   */
+  convertTargets(agent: AgentId, id: string, options?: Pick<ConvertOptions, 'textOnly'>): Promise<ConvertPlan[]>
+  /**
+   * What converting the session to `target` would do (warnings, counts, files, resume command),
+   * without writing. Rejects `SESSION_NOT_FOUND`, `UNKNOWN_AGENT`, `CANNOT_WRITE` (no writer for
+   * `target`), `NOT_FOUND`/`NOT_A_DIRECTORY` (`targetHome`), `BAD_ARGUMENT`.
+   */
+  planConvert(agent: AgentId, id: string, target: AgentId, options?: ConvertOptions): Promise<ConvertPlan>
+  /**
+   * Convert the session to `target`: write it under a new id into `options.targetHome` (default:
+   * the user's own home, where the target looks), then read it back with the target's own reader
+   * and compare turns, tool pairs and texts (`verification`). Never touches an existing session; a
+   * database gets a backup copy before a row is added. Rejects like {@link planConvert}, and
+   * `WRITE_FAILED` when writing fails (nothing is left behind).
+   */
+  convertSession(agent: AgentId, id: string, target: AgentId, options?: ConvertOptions): Promise<ConvertResult>
+  /**
+   * Full-text search over every message of the open homes (catalog FTS5 index). The query is words
+   * (all must match; the last one also matches as a prefix, for search-as-you-type), `"quoted
+   * phrases"`, and `-word` to exclude; paths and `snake_case` names match as phrases. Results are
+   * partial (`partial: true`) while the index is filled. Rejects `BAD_ARGUMENT` for bad filters.
+   */
+  search(query: string, filters?: SearchFilters): Promise<SearchResult>
+  /**
+   * Tokens and cost grouped by day (in `timeZone`), project, model, session (sub-agents rolled
+   * into their parent) or agent, with totals. Cost is what the store recorded, else priced from
+   * `pricing/pricing.json`. Rejects `BAD_ARGUMENT` (unknown grouping, bad date or time zone).
+   */
+  getUsage(query: UsageQuery): Promise<UsageReport>
+  /** The same report as CSV text (header row, one row per group, a total row). */
+  exportUsageCsv(query: UsageQuery): Promise<string>
+  /** Progress of the catalog refresh (for a progress bar with counts). */
+  getIndexStatus(): Promise<IndexStatus>
+  /**
+   * Sessions changed or removed since `token` (from the previous call; omit it to get a first
+   * token and no changes). Poll every ~2 s: the first call starts watching the stores, and
+   * sessions being written show up here without a reload.
+   */
+  getChanges(token?: string): Promise<ChangeSet>
+  /**
+   * One page of a session's nodes (for long transcripts): the session without nodes, `limit`
+   * nodes from `offset`, and the total. Long texts are cut (see {@link PageOptions}). Rejects
+   * `SESSION_NOT_FOUND`, `UNKNOWN_AGENT`, `BAD_ARGUMENT`.
+   */
+  getSessionPage(agent: AgentId, id: string, options?: PageOptions): Promise<SessionPage>
+  /** One node of a session, whole ("show all" on a cut text). Rejects `SESSION_NOT_FOUND` (also for an unknown node id). */
+  getSessionNode(agent: AgentId, id: string, nodeId: string): Promise<MessageNode>
+  /**
+   * One page of the timeline of the open homes (src/shared/timeline.ts): one row per turn or
+   * event, for one session (`sessionId`), one project (`project`), one agent, or everything. Cline
+   * and its forks give seed 000's rows (turns, model and permission changes, sync and cloud
+   * origin, hook audit lines, search-index rows, `parser:` rows for bad files), with rows from a
+   * secondary source marked `recovered`; other agents a projection of their sessions. Sorted by
+   * `sortBy` (default: time), `limit` rows from `offset`, `total` over all pages. Texts are
+   * masked. Rejects `UNKNOWN_AGENT`, `BAD_ARGUMENT` (a filter that is not a string, a bad sort
+   * column or page).
+   */
+  getTimeline(query?: TimelineQuery): Promise<TimelinePage>
+  /**
+   * The whole timeline of a filter (every page, default order) as CSV (RFC 4180, header row) or
+   * JSONL text, with the seed's column names (timestamp_utc, session_id, project_path, git_branch,
+   * turn_type, model, tool_name, tool_use_id, text, source_file, source_line, agent,
+   * recovered_from). Masked like every result. Rejects `BAD_ARGUMENT` for another format.
+   */
+  exportTimeline(format: TimelineFormat, filter?: TimelineFilter): Promise<string>
+  /**
+   * The agent settings view of a home (src/shared/settings.ts): Cline's rules, workflows, skills,
+   * agents and plugins (Documents/Cline, ~/.agents, each project's .clinerules/.cline), MCP
+   * servers with their auto-approved tools, hooks with their trigger and a `sendsDataOut` flag,
+   * standing permissions, and the credential files (flagged, never opened). `home` defaults to the
+   * first open home and must be an open home or a folder the user picked; `project` adds a project
+   * folder to the ones found from the home's sessions. Rejects `NOT_FOUND`, `NOT_A_DIRECTORY`,
+   * `PATH_NOT_ALLOWED`, `BAD_ARGUMENT`.
+   */
+  getAgentSettings(options?: { home?: string; project?: string }): Promise<AgentSettingsView>
 }
 
 /** Error codes that cross the bridge. */
@@ -115,6 +354,22 @@ export type ErrorCode =
   | 'BAD_ARGUMENT'
   | 'UNAUTHORIZED'
   | 'READ_FAILED'
+  /** The chosen convert target has no writer. */
+  | 'CANNOT_WRITE'
+  /** A path from the renderer is outside the folders Sepia may use, or leaves them by a symbolic link. */
+  | 'PATH_NOT_ALLOWED'
+  /** A write (convert, restore, export) failed; the user's files are as they were. */
+  | 'WRITE_FAILED'
+  /** No checkpoint with that id in the session. */
+  | 'CHECKPOINT_NOT_FOUND'
+  /** The restore needs a folder picked by the user (project missing, or a copied home). */
+  | 'TARGET_REQUIRED'
+  /** The user cancelled a long task (export, collect). */
+  | 'CANCELLED'
+  /** A file or folder to create exists already; nothing was replaced. */
+  | 'ALREADY_EXISTS'
+  /** A tool this needs is missing here (PDF export without Chromium in browser mode). */
+  | 'UNAVAILABLE'
   | 'INTERNAL'
 
 /** An error as it crosses IPC or HTTP: `{code, message, path?, line?}`. */

@@ -202,6 +202,26 @@ export interface MessageNode {
   isMeta?: boolean
   /** Agent-specific fields with no IR home. */
   metadata?: Record<string, unknown>
+  /**
+   * Set when this turn is not in the session's transcript but was recovered from a secondary
+   * source (the transcript lost it, or the transcript is gone). Absent for transcript turns.
+   */
+  recovered?: RecoveredFrom
+}
+
+/**
+ * Where a turn or a session came from when no primary store holds it any more: a secondary source
+ * the agent keeps beside its transcripts (Cline's search index `db/session-search.db`, hook audit
+ * log `logs/hooks.jsonl`; seed 000 "Past-use rows and secondary sources", "What survives a delete").
+ * Shown with a "recovered" badge naming `source`.
+ */
+export interface RecoveredFrom {
+  /** The secondary source's file name, e.g. `session-search.db`, `hooks.jsonl`. */
+  source: string
+  /** Absolute path of that file. */
+  path: string
+  /** 1-based line (JSONL) or position (a search-index document's ordinal + 1), when known. */
+  line?: number
 }
 
 /** A workspace snapshot the agent recorded: a reference, never the payload (seed 002 "Checkpoints"). */
@@ -285,6 +305,16 @@ export interface Session {
   usage?: Usage
   /** Agent-specific data with no IR field (record types kept as metadata, manifest extras). */
   metadata: Record<string, unknown>
+  /**
+   * Set for a whole session whose transcript is gone and which was rebuilt from a secondary
+   * source (`source.format` is then e.g. `cline-recovered`). Absent for ordinary sessions.
+   */
+  recovered?: { source: string; path: string }
+  /**
+   * Secrets masked in this copy (set by main when it masks a session for the renderer, an export
+   * or a convert; absent when there were none, and on a revealed session). Readers never set it.
+   */
+  maskedSecrets?: number
 }
 
 /** A short description of a session for lists (derived from a read {@link Session}). */
@@ -310,4 +340,6 @@ export interface SessionSummary {
   files: string[]
   home: string
   diagnosticCount: number
+  /** Copied from {@link Session.recovered}: the session was rebuilt from a secondary source. */
+  recovered?: { source: string; path: string }
 }

@@ -2,7 +2,8 @@
  * End-to-end helpers: the real API behind the loopback HTTP transport, serving the built
  * renderer, driven by Debian's Chromium through playwright-core.
  */
-import { existsSync } from 'node:fs'
+import { existsSync, mkdtempSync, realpathSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium, type Browser } from 'playwright-core'
 import { createApi } from '../../src/main/api'
@@ -23,10 +24,33 @@ export function browserSkipReason(): string | undefined {
   return undefined
 }
 
-/** Start the app in browser mode on the given homes. */
-export async function startApp(homes: string[]): Promise<HttpServerHandle> {
-  const api = createApi(processContext({ mode: 'browser', homes, appRoot: ROOT }))
+/** Options of {@link startApp}: where the app may write, for tests that write. */
+export interface StartOptions {
+  /**
+   * The user's own home for this app (where "Continue in…" writes by default, and the home opened
+   * when `homes` is empty). Its environment is then only `HOME=<ownHome>`, so agent folders moved
+   * by the running user's environment (CLAUDE_CONFIG_DIR, CLINE_DIR...) are never written into.
+   */
+  ownHome?: string
+  /** The app's data folder (restore backups, recent folders, catalog), e.g. a temp folder. */
+  appDataDir?: string
+}
+
+/** Start the app in browser mode on the given homes (none: the own home). */
+export async function startApp(homes: string[], options: StartOptions = {}): Promise<HttpServerHandle> {
+  const ctx = processContext({ mode: 'browser', homes, appRoot: ROOT })
+  if (options.ownHome) {
+    ctx.ownHome = options.ownHome
+    ctx.env = { HOME: options.ownHome }
+  }
+  if (options.appDataDir) ctx.appDataDir = options.appDataDir
+  const api = createApi(ctx)
   return startHttpServer({ api, rendererDir: join(ROOT, 'out', 'renderer') })
+}
+
+/** A new empty temp folder (its real path); remove it with `rmSync(dir, {recursive: true, force: true})`. */
+export function tempFolder(prefix: string): string {
+  return realpathSync(mkdtempSync(join(tmpdir(), `sepia-e2e-${prefix}-`)))
 }
 
 /** Launch headless Chromium with the flags this closed network needs. */

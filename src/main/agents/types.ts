@@ -3,7 +3,9 @@
  * and the context readers get their I/O from (STYLE.md "Pure cores, injected I/O").
  */
 import type { AgentCapabilities } from '../../shared/api'
+import type { ConvertWarning } from '../../shared/convert'
 import type { AgentId, Diagnostic, Session } from '../../shared/ir'
+import type { TimelineFilter, TimelineRow } from '../../shared/timeline'
 import type { HomeLayout } from '../platform'
 
 /**
@@ -65,4 +67,56 @@ export interface AgentDefinition {
    * (sub-agents to parents). Mutates the sessions in place.
    */
   link?(sessions: Session[]): void
+  /**
+   * Optional: write a session into this agent's store under a new id (convert target; set
+   * `capabilities.canWrite`). `session` is the output of `prepareForTarget` (src/main/convert): the
+   * main thread only, linear, every tool call in this agent's vocabulary and followed by its result.
+   * Never touches an existing session; writes are atomic (see src/main/convert/README.md).
+   * Rejects with `WRITE_FAILED` (nothing left behind) when the store cannot be written.
+   */
+  write?(session: Session, options: WriteOptions): Promise<WriteResult>
+  /**
+   * Optional: the timeline rows of this agent under one home, read from the stores (Cline and its
+   * forks: seed 000 "Parser plan"). Agents without it are shown as a projection of their IR
+   * sessions (`src/main/timeline/project.ts`). Never throws for bad content.
+   */
+  timeline?(layout: HomeLayout, ctx: ReadContext, filter: TimelineFilter): Promise<{ rows: TimelineRow[]; diagnostics: Diagnostic[] }>
+}
+
+/** How a writer is asked to write (STYLE.md "Pure cores, injected I/O": clock and ids injected). */
+export interface WriteOptions {
+  /** The home to write into (its layout gives the agent's folders). */
+  layout: HomeLayout
+  /** Tool calls were rendered as text (the session holds none); writers only note it. */
+  textOnly: boolean
+  /** Compute the output (id, files, resume command) without writing anything. */
+  dryRun: boolean
+  /** ms since epoch. */
+  now(): number
+  /** A fresh random UUID (v4, lower case); writers derive their own id format from it. */
+  newId(): string
+  /** Where the session came from; recorded where the target has a place for it. */
+  sourceRef: { agent: AgentId; sessionId: string; path?: string }
+  /** Test hook: called with the name of each write step; throwing there simulates a fault. */
+  fault?: (step: string) => void
+}
+
+/** What a writer wrote. */
+export interface WriteOutput {
+  /** The new session's id, in the agent's own format. */
+  sessionId: string
+  /** Files created (absolute paths); databases a row was added to are listed too. */
+  files: string[]
+  /** The command that resumes the session, run in `cwd` (e.g. `claude --resume <id>`). */
+  resumeCommand: string
+  /** The folder to resume in, when the agent needs one. */
+  cwd?: string
+  /** Backup copies made before a database was changed (absolute paths). */
+  backups: string[]
+}
+
+/** A writer's result: the output plus what the target could not hold (pandoc-style warnings). */
+export interface WriteResult {
+  output: WriteOutput
+  warnings: ConvertWarning[]
 }

@@ -4,6 +4,7 @@
  */
 import type { AgentId, Diagnostic, MessageNode, Session, SessionSummary, ToolCall, Usage } from '../../shared/ir'
 import { IR_VERSION } from '../../shared/ir'
+import { maskText } from '../secrets/mask'
 
 /** A new, empty session with the required fields set. */
 export function newSession(agent: AgentId, id: string, format: string, files: string[], home?: string): Session {
@@ -139,9 +140,11 @@ export function summarize(session: Session, home: string): SessionSummary {
   if (session.parentSessionId !== undefined) s.parentSessionId = session.parentSessionId
   if (session.childSessionIds?.length) s.childSessionIds = session.childSessionIds
   if (session.agentName !== undefined) s.agentName = session.agentName
-  if (fp !== undefined) s.firstPrompt = fp.length > 500 ? fp.slice(0, 500) : fp
+  // Masked before it is cut, so a secret cut at 500 characters cannot slip past the detectors.
+  if (fp !== undefined) s.firstPrompt = fp.length > 500 ? maskText(fp.slice(0, 1000)).text.slice(0, 500) : fp
   const u = session.usage ?? usage
   if (u) s.usage = u
+  if (session.recovered) s.recovered = { ...session.recovered }
   return s
 }
 

@@ -14,6 +14,12 @@ declare global {
   interface Window {
     /** Set by the Electron preload (src/preload/index.ts). */
     sepia?: EnvelopeApi
+    /**
+     * Optional, from the Electron preload: the path on disk of a dropped file or folder
+     * (Electron's `webUtils.getPathForFile`; a sandboxed page has no `File.path`). Absent in a
+     * browser, where a dropped item's path is never known.
+     */
+    sepiaFiles?: { pathForFile(file: File): string }
   }
 }
 
@@ -65,4 +71,17 @@ export function bridge(): SepiaApi {
 /** True when running inside Electron (the preload exposed `window.sepia`). */
 export function isElectron(): boolean {
   return window.sepia !== undefined
+}
+
+/**
+ * The path on disk of a file or folder dropped on the window, when the preload can tell it
+ * (`window.sepiaFiles`); null otherwise (browser mode, or an item that is not on disk).
+ */
+export function droppedPath(file: File): string | null {
+  try {
+    const path = window.sepiaFiles?.pathForFile(file)
+    return typeof path === 'string' && path !== '' ? path : null
+  } catch {
+    return null
+  }
 }

@@ -9,6 +9,7 @@ const timeOnly = new Intl.DateTimeFormat(undefined, { timeStyle: 'medium' })
 const dayKey = new Intl.DateTimeFormat('en-CA', { year: 'numeric', month: '2-digit', day: '2-digit' })
 const numbers = new Intl.NumberFormat()
 const compact = new Intl.NumberFormat(undefined, { notation: 'compact', maximumFractionDigits: 1 })
+const list = new Intl.ListFormat(undefined, { style: 'short', type: 'unit' })
 const usd = new Intl.NumberFormat(undefined, { style: 'currency', currency: 'USD', maximumFractionDigits: 4 })
 
 /** `${agent}/${id}`: the key of a session in the library and the store. */
@@ -95,4 +96,9 @@ export function sumUsage(list: (Usage | undefined)[]): Usage | undefined {
 export function firstLine(text: string, max = 160): string {
   const line = text.trim().split(/\r?\n/, 1)[0] ?? ''
   return line.length > max ? `${line.slice(0, max - 1)}…` : line
+}
+
+/** A list of words in the user's locale, e.g. "a, b, c". */
+export function formatList(items: readonly string[]): string {
+  return list.format(items)
 }

@@ -6,6 +6,13 @@
  * AWS access key ids `AKIA…`, GitHub `ghp_`/`gho_`/`ghu_`/`ghs_`/`ghr_`/`github_pat_`, Slack `xox?-`,
  * Google `AIza…`, GitLab `glpat-`, plus `Bearer <token>` headers and PEM private key blocks.
  */
+import { ref } from 'vue'
+
+/**
+ * True while the user has revealed the open session's secrets (stores/reveal.ts): `maskSecrets`
+ * then returns texts as they are. Reactive, so rendered texts follow it.
+ */
+export const secretsRevealed = ref(false)
 
 const PATTERNS: RegExp[] = [
   /\bsk-ant-[A-Za-z0-9_-]{16,}/g,
@@ -29,7 +36,7 @@ export function maskToken(token: string): string {
 
 /** `text` with every recognised credential replaced by {@link maskToken}. */
 export function maskSecrets(text: string): string {
-  if (text.length < 20) return text
+  if (secretsRevealed.value || text.length < 20) return text
   let out = text.replace(PEM, (_m, begin: string, end: string) => `${begin}\n••••••[hidden]\n${end}`)
   out = out.replace(BEARER, (_m, prefix: string, token: string) => prefix + maskToken(token))
   for (const re of PATTERNS) out = out.replace(re, (m) => maskToken(m))

@@ -7,6 +7,10 @@
  */
 import type { ErrorCode } from '../../shared/api'
 import type { Role, SessionStatus, ToolCallStatus, ToolKind } from '../../shared/ir'
+import type { ThemeChoice } from './theme'
+import type { ViewId } from './views'
+import { actionStrings } from './strings-actions'
+import { viewStrings } from './strings-views'
 
 const nf = new Intl.NumberFormat()
 const plural = (n: number, one: string, many: string): string => `${nf.format(n)} ${n === 1 ? one : many}`
@@ -42,7 +46,7 @@ export const strings = {
     filterLabel: 'Filter sessions by title',
     filterPlaceholder: 'Filter by title  (press / )',
     clearFilter: 'Clear filter',
-    noMatch: (q: string) => `No session title contains “${q}”.`,
+    noMatch: (q: string) => `No session title contains “${q}”. Try fewer letters, or press Esc to clear the filter.`,
     noProject: 'No project',
     sessions: (n: number) => plural(n, 'session', 'sessions'),
     messages: (n: number) => plural(n, 'message', 'messages'),
@@ -54,10 +58,109 @@ export const strings = {
     keyboardHint: '↑ ↓ or j k to move, Enter to open',
   },
 
+  views: {
+    label: 'Views',
+    library: 'Library',
+    search: 'Search',
+    usage: 'Usage',
+    timeline: 'Timeline',
+    settings: 'Settings',
+  } satisfies Record<ViewId, string> & { label: string },
+
+  /** What a view that is not built yet says, and what to do meanwhile. */
+  viewPlaceholder: {
+    title: (view: string) => `${view} is not ready yet`,
+    body: {
+      search: 'Searching the text of every message is coming in a later version. Meanwhile, filter sessions by title in the Library (press /).',
+      usage: 'Tokens and cost by day, project and model are coming in a later version. Meanwhile, each session shows its usage at the top.',
+      timeline: 'A timeline of every turn across sessions is coming in a later version. Meanwhile, open a session in the Library to read it turn by turn.',
+      settings: 'Agent settings (rules, MCP servers, hooks, permissions) are coming in a later version. The theme can be changed with the button at the top right.',
+    } satisfies Record<Exclude<ViewId, 'library'>, string>,
+    back: 'Go to the Library',
+  },
+
+  theme: {
+    /** Label of the theme button: what is in effect and what a click does. */
+    button: (current: string, next: string) => `Theme: ${current}. Switch to ${next}`,
+    names: { system: 'System', light: 'Light', dark: 'Dark' } satisfies Record<ThemeChoice, string>,
+  },
+
+  palette: {
+    open: 'Command palette',
+    /** The shortcut, with the platform's modifier (`Ctrl+` or `⌘`). */
+    shortcut: (mod: string) => `${mod}K`,
+    title: 'Command palette',
+    inputLabel: 'Type a command or a session title',
+    placeholder: 'Type a command or a session title…',
+    results: 'Commands',
+    noMatch: (q: string) => `Nothing matches “${q}”. Try fewer letters, or press Esc to close.`,
+    hint: '↑ ↓ to choose, Enter to run, Esc to close',
+    groups: { action: 'Action', view: 'Go to', theme: 'Theme', session: 'Session' },
+    openFolder: 'Open folder…',
+    demo: 'Open the demo library',
+    reload: 'Reload the library',
+    goTo: (view: string) => `Go to ${view}`,
+    about: 'About Sepia',
+    toggleTheme: 'Toggle light and dark theme',
+    setTheme: (name: string) => `Theme: ${name}`,
+    focusFilter: 'Filter sessions by title',
+    openSession: (title: string) => title,
+  },
+
+  about: {
+    open: 'About Sepia',
+    title: 'About Sepia',
+    tagline: 'Reads the session histories AI coding agents leave on disk.',
+    version: 'Version',
+    mode: 'Running as',
+    modes: { electron: 'desktop app', browser: 'browser page (local server)' },
+    irVersion: 'Session format (IR) version',
+    platform: 'System',
+    offline: 'Sepia works offline: it never sends anything anywhere.',
+    agentsTitle: 'Agents Sepia reads',
+    agentsCaption: 'Agents Sepia reads, with what it can do for each',
+    agent: 'Agent',
+    sessions: 'Sessions here',
+    formats: 'Store formats found here',
+    can: 'Also',
+    capWrite: 'continue sessions in it',
+    capCheckpoints: 'restore checkpoints',
+    capThinking: 'keeps thinking signatures',
+    none: '—',
+    noLibrary: 'Open a folder or the demo library to see the agents.',
+    unknown: 'unknown',
+    close: 'Close',
+    shortcutsTitle: 'Keyboard',
+    /** Keys and what they do; `mod` is the platform's modifier (`Ctrl+` or `⌘`). */
+    shortcuts: (mod: string): [string, string][] => [
+      ['↑ ↓  j k', 'move through sessions'],
+      ['Enter', 'open the session'],
+      [`/  ${mod}F`, 'filter or search'],
+      [`${mod}K`, 'command palette'],
+      ['Esc', 'close a dialog'],
+    ],
+  },
+
+  drop: {
+    overlay: 'Drop a folder, a zip or a session file to open it',
+    needsDesktop: 'Dropping folders onto the window needs the desktop app. Use “Open folder…” and type the folder’s path instead.',
+    noPath: 'Sepia could not tell where the dropped item is on disk. Use “Open folder…” instead.',
+  },
+
+  progress: {
+    sessions: (done: string, total: string) => `${done} of ${total} sessions read`,
+    messages: (done: string, total: string) => `${done} of ${total} messages indexed for search`,
+    starting: 'Looking for agent folders…',
+    background: 'Still reading agent history; the list fills in as it goes.',
+    stopWaiting: 'Show what is read so far',
+    stopWaitingHint: 'Reading goes on in the background and the list updates when it ends.',
+  },
+
   states: {
     loadingLibrary: 'Reading agent history…',
     loadingLibraryDetail: 'Sepia is looking through the folders agents write to. Large histories can take a moment.',
     loadingSession: 'Opening session…',
+    stopOpening: 'Stop opening it',
     emptyTitle: 'No agent history found',
     emptyBody: (home: string) =>
       `No agent history found in ${home}. Open a folder that holds a copy of someone’s agent history, or try the demo library to see what Sepia shows.`,
@@ -69,11 +172,12 @@ export const strings = {
     noSelectionTitle: 'Choose a session',
     noSelectionBody: 'Pick a session on the left to read it here.',
     dismiss: 'Dismiss',
+    noViewTitle: 'Nothing to show yet',
   },
 
   /** What to do next, per error code: plain words for people who are not engineers. */
   errorAdvice: {
-    NOT_FOUND: 'Check the path: that folder does not exist on this computer.',
+    NOT_FOUND: 'Make sure it is on this computer and the path is typed in full (for example /home/ana or C:\\Users\\ana).',
     NOT_A_DIRECTORY: 'That path is a file. Choose the folder that contains it instead.',
     SESSION_NOT_FOUND: 'The session may have been deleted or moved. Reload the library and try again.',
     UNKNOWN_AGENT: 'This version of Sepia does not know that agent. Update Sepia and try again.',
@@ -81,6 +185,14 @@ export const strings = {
     BAD_ARGUMENT: 'Something unexpected was asked of Sepia. Reload and try again.',
     UNAUTHORIZED: 'This page lost its access key. Open Sepia again from the link it printed.',
     READ_FAILED: 'Sepia could not read a file. Check that you have permission to read the folder, then reload.',
+    CANNOT_WRITE: 'Sepia cannot write sessions for that agent yet. Choose another agent.',
+    PATH_NOT_ALLOWED: 'Sepia may only use folders you opened or picked. Open or pick that folder first.',
+    WRITE_FAILED: 'Nothing was changed. Check that the folder exists, that you may write there and that the disk is not full, then try again.',
+    CHECKPOINT_NOT_FOUND: 'That checkpoint is no longer in the session. Reload the library and pick a checkpoint again.',
+    TARGET_REQUIRED: 'Sepia does not know where this project lives on this computer. Pick the project folder.',
+    CANCELLED: 'You stopped it; nothing more was done. Start it again when you are ready.',
+    ALREADY_EXISTS: 'Something with that name is already there and was left alone. Choose another name or an empty folder.',
+    UNAVAILABLE: 'This needs something that is missing here. Use the desktop app, or choose another format.',
     INTERNAL: 'Something went wrong inside Sepia. Reload; if it happens again, restart Sepia.',
   } satisfies Record<ErrorCode, string>,
 
@@ -108,7 +220,7 @@ export const strings = {
     showMeta: (n: number) => `Show system/injected messages (${nf.format(n)})`,
     expandTools: 'Expand all tool calls',
     collapseTools: 'Collapse all tool calls',
-    noMessages: 'This session has no messages.',
+    noMessages: 'This session has no messages: the agent may have stopped before the first one. Its source files are listed above.',
     tokensIn: (n: string) => `${n} in`,
     tokensOut: (n: string) => `${n} out`,
     cacheRead: (n: string) => `${n} cache read`,
@@ -187,4 +299,10 @@ export const strings = {
     failed: 'failed',
     cancelled: 'cancelled',
   } satisfies Record<SessionStatus, string>,
+
+  /** Continue in…, checkpoints, export, collect for review, secrets reveal, recent folders (strings-actions.ts). */
+  ...actionStrings,
+
+  /** Search, Usage, Timeline and Settings views, the recovered badge, the toolbar's index progress (strings-views.ts). */
+  ...viewStrings,
 }

@@ -1,19 +1,22 @@
 /**
  * Claude Code: reads `~/.claude/projects/**.jsonl` transcripts and their sub-agent transcripts
- * (seed 002 "Claude Code"; fixtures/real/claude-code/README.md). Read-only for now (no writer);
- * file-history checkpoints and signed thinking blocks are kept.
+ * (seed 002 "Claude Code"; fixtures/real/claude-code/README.md); file-history checkpoints and
+ * signed thinking blocks are kept. Convert target: `write.ts` writes a new transcript that
+ * `claude --resume <id>` continues (provider family Anthropic: its signed thinking is kept).
  */
 import type { AgentDefinition } from '../types'
 import { discoverSessions } from './discover'
 import { linkSessions } from './link'
 import { readSession } from './read'
+import { writeClaudeSession } from './write'
 
 /** The Claude Code agent definition for the registry. */
 export const claudeCode: AgentDefinition = {
   id: 'claude-code',
   displayName: 'Claude Code',
-  capabilities: { canWrite: false, hasCheckpoints: true, hasThinkingSignatures: true },
+  capabilities: { canWrite: true, hasCheckpoints: true, hasThinkingSignatures: true, providerFamily: 'anthropic' },
   discover: discoverSessions,
   read: readSession,
   link: linkSessions,
+  write: writeClaudeSession,
 }

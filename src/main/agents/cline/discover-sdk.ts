@@ -139,7 +139,7 @@ function isSubagent(sessionId: string, row: SessionRow | undefined): boolean {
 }
 
 /** Parent id from the row, else from a `<parent>__teamtask__...` / `<parent>__agent_...` id. */
-function parentOf(sessionId: string, row: SessionRow | undefined): string | undefined {
+export function parentOf(sessionId: string, row: SessionRow | undefined): string | undefined {
   if (row?.parent_session_id) return row.parent_session_id
   const m = /^(.+?)__(?:teamtask__|agent_)/.exec(sessionId)
   return m?.[1]

@@ -18,6 +18,7 @@ import type { HomeLayout } from '../../platform'
 import type { DiscoverResult, StoreRef } from '../types'
 import { isRecord, lineAt, salvageJsonArray } from '../../util/json'
 import { discoverSdk, sizeAndTime } from './discover-sdk'
+import { discoverSecondary } from './secondary/discover'
 
 /** Store generation name of a legacy task folder (Session.source.format). */
 export const LEGACY_FORMAT = 'cline-legacy-task'
@@ -56,8 +57,19 @@ export interface LegacyRoot {
   extensionId?: string
 }
 
-/** Find every session of one family member under one home. Never throws. */
+/**
+ * Find every session of one family member under one home: the primary stores
+ * ({@link discoverPrimary}), then, for Cline, the secondary sources (search index, hook audit log:
+ * recovered turns and sessions, `secondary/discover.ts`). Never throws.
+ */
 export async function discoverClineFamily(layout: HomeLayout, config: ClineFamilyConfig): Promise<DiscoverResult> {
+  const found = await discoverPrimary(layout, config)
+  if (config.readsSdkStore) await discoverSecondary(config.id, layout, found.refs, found.diagnostics)
+  return found
+}
+
+/** The sessions of the primary stores only: SDK sessions (Cline) and legacy task folders. */
+export async function discoverPrimary(layout: HomeLayout, config: ClineFamilyConfig): Promise<DiscoverResult> {
   const refs: StoreRef[] = []
   const diagnostics: Diagnostic[] = []
   if (config.readsSdkStore) await discoverSdk(config.id, layout.clineDataDir, layout.home, refs, diagnostics)
@@ -147,7 +159,7 @@ async function discoverLegacyRoot(
 }
 
 /** `state/taskHistory.json` as id → HistoryItem; undefined when the file is absent. */
-async function readTaskHistory(
+export async function readTaskHistory(
   agent: AgentId,
   path: string,
   diagnostics: Diagnostic[],

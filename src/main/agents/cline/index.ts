@@ -7,6 +7,10 @@
  *   `db/sessions.db`, the CLI/JetBrains legacy tasks under `<clineDataDir>/tasks`, and the VS Code
  *   extension's legacy tasks under every `globalStorage/saoudrizwan.claude-dev/` (seed 000
  *   "Transcript stores").
+ * - Cline also reads its secondary sources (search index `db/session-search.db`, hook audit log
+ *   `logs/hooks.jsonl`): turns a transcript lost are added to it marked `recovered`, and a session
+ *   whose transcript is gone is listed as format `cline-recovered` (seed 000 "What survives a
+ *   delete"). `timeline` gives seed 000's row model ("Parser plan") for the timeline view.
  * - Roo Code (`rooveterinaryinc.roo-cline`), Kilo Code (`kilocode.kilo-code`, its pre-OpenCode
  *   layout) and PearAI (`pearai.pearai-roo-cline`, its Roo Code fork, in PearAI's own user data
  *   folder, pearai.md "Per-user storage") read only their own `globalStorage/<extensionId>/tasks`.
@@ -17,24 +21,39 @@ import { type ClineFamilyConfig, discoverClineFamily, LEGACY_FORMAT } from './di
 import { linkSubagents } from './link'
 import { readLegacyTask } from './read-legacy'
 import { readSdkSession } from './read-sdk'
+import { RECOVERED_FORMAT } from './secondary/discover'
+import { readRecoveredSession } from './secondary/recover'
+import { clineFamilyTimeline } from './timeline'
+import { writeClineSession } from './write'
 
 export type { ClineFamilyConfig } from './discover'
 export { LEGACY_FORMAT } from './discover'
 export { SDK_FORMAT, SDK_SUBAGENT_FORMAT } from './discover-sdk'
+export { RECOVERED_FORMAT } from './secondary/discover'
+export { clineFamilyTimeline, type ClineTimelineOptions } from './timeline'
 
 /**
- * An {@link AgentDefinition} for one member of the Cline family. Capabilities: no writer yet;
- * checkpoints (SDK `metadata.checkpoint`, legacy `lastCheckpointHash` shadow-git refs) for Cline
+ * An {@link AgentDefinition} for one member of the Cline family. Capabilities: a writer (convert
+ * target, `write.ts`: the SDK store that `cline --id` resumes) for Cline only, whose provider is
+ * chosen at resume time (family `any`, so no signed thinking is written); checkpoints (SDK `metadata.checkpoint`, legacy `lastCheckpointHash` shadow-git refs) for Cline
  * only; thinking signatures kept (`thinking.signature`, `redacted_thinking`).
  */
 export function makeClineFamilyAgent(config: ClineFamilyConfig): AgentDefinition {
   return {
     id: config.id,
     displayName: config.displayName,
-    capabilities: { canWrite: false, hasCheckpoints: config.readsSdkStore, hasThinkingSignatures: true },
+    capabilities: {
+      canWrite: config.readsSdkStore,
+      hasCheckpoints: config.readsSdkStore,
+      hasThinkingSignatures: true,
+      ...(config.readsSdkStore ? { providerFamily: 'any' as const } : {}),
+    },
     discover: (layout) => discoverClineFamily(layout, config),
-    read: (ref: StoreRef, ctx) => (ref.format === LEGACY_FORMAT ? readLegacyTask(ref, ctx) : readSdkSession(ref, ctx)),
+    read: (ref: StoreRef, ctx) =>
+      ref.format === LEGACY_FORMAT ? readLegacyTask(ref, ctx) : ref.format === RECOVERED_FORMAT ? readRecoveredSession(ref, ctx) : readSdkSession(ref, ctx),
     link: linkSubagents,
+    timeline: (layout, _ctx, filter) => clineFamilyTimeline(layout, config, filter),
+    ...(config.readsSdkStore ? { write: writeClineSession } : {}),
   }
 }
 
@@ -71,4 +90,4 @@ export const pearai = makeClineFamilyAgent({
 })
 
 /** Formats this folder reads, for tests and the registry's conformance suite. */
-export const CLINE_FORMATS = [SDK_FORMAT, SDK_SUBAGENT_FORMAT, LEGACY_FORMAT] as const
+export const CLINE_FORMATS = [SDK_FORMAT, SDK_SUBAGENT_FORMAT, LEGACY_FORMAT, RECOVERED_FORMAT] as const

@@ -10,7 +10,9 @@
  * and `use_mcp_server` ({serverName, type, toolName, arguments, uri}).
  *
  * Mapping (seed 000 "Parser plan" turn_type column):
- * - say task / user_feedback → user node.
+ * - say task / user_feedback → user node; so is a first record `say: text`, the task as Roo
+ *   Code, Kilo Code, PearAI and Cline before `say: task` record it (Task.startTask:
+ *   `await this.say("text", task, images)`).
  * - say text / completion_result, ask followup / plan_mode_respond → assistant text; say
  *   reasoning → assistant thinking. Consecutive says of one API request merge into one assistant
  *   node; `api_req_started` opens a new request and its token counts go on the next assistant node.
@@ -107,7 +109,7 @@ export function uiMessagesToNodes(items: unknown[], session: Session, file: stri
     }
     const m = raw
     const ts = num(m.ts)
-    const kind = str(m.say) ?? str(m.ask) ?? ''
+    const kind = firstTaskText(m, i) ? 'task' : (str(m.say) ?? str(m.ask) ?? '')
     const text = typeof m.text === 'string' ? m.text : ''
     const hash = str(m.lastCheckpointHash)
     if (hash && !checkpoints.has(hash)) {
@@ -224,6 +226,11 @@ export function uiMessagesToNodes(items: unknown[], session: Session, file: stri
     const target = awaiting.splice(idx, 1)[0]!
     if (!results.has(target.id)) result(ts, target, body, 'api_req_started')
   }
+}
+
+/** True for the first record when it is `say: text`: the task, as Roo Code and older Cline write it (Task.startTask). */
+export function firstTaskText(m: Record<string, unknown>, index: number): boolean {
+  return index === 0 && m.type === 'say' && m.say === 'text'
 }
 
 function addThinking(node: MessageNode, text: string): void {

@@ -197,7 +197,7 @@ describe('forks share the legacy layout under their own globalStorage', () => {
     expect(pearSessions[0]!.title).toBe('Fix the flaky test')
     expect(pearSessions[0]!.workingDirectory).toBe('/home/example/work/demo')
     expect(rooCode.capabilities).toEqual({ canWrite: false, hasCheckpoints: false, hasThinkingSignatures: true })
-    expect(cline.capabilities).toEqual({ canWrite: false, hasCheckpoints: true, hasThinkingSignatures: true })
+    expect(cline.capabilities).toEqual({ canWrite: true, hasCheckpoints: true, hasThinkingSignatures: true, providerFamily: 'any' })
   })
 })
 

@@ -11,11 +11,13 @@ import { readFile } from 'node:fs/promises'
 import { SepiaError } from '../../../shared/api'
 import type { Checkpoint, Session, SessionStatus } from '../../../shared/ir'
 import { addDiagnostic, finishSession, newSession, oneLine } from '../../ir/build'
-import { isRecord, lineAt, salvageJsonArray, tryParseJson } from '../../util/json'
+import { isRecord, tryParseJson } from '../../util/json'
 import type { ReadContext, StoreRef } from '../types'
 import { chainNodes, NodeIds, num, str, usageOf } from './common'
+import { SDK_SUBAGENT_FORMAT } from './discover-sdk'
 import { sdkMessagesToNodes } from './sdk-nodes'
-import { isoToMs, type SdkHints, type SessionRow } from './sdk-store'
+import { addRecoveredTurns } from './secondary/recover'
+import { isoToMs, parseMessagesText, type SdkHints, type SessionRow } from './sdk-store'
 
 const STATUSES: readonly SessionStatus[] = ['running', 'idle', 'pending', 'completed', 'failed', 'cancelled']
 
@@ -105,9 +107,21 @@ export async function readSdkSession(ref: StoreRef, _ctx: ReadContext): Promise<
   if (agentName) session.agentName = agentName
 
   const ids = new NodeIds()
-  sdkMessagesToNodes(messages, session, hints.messages ?? '', ids)
+  const lead = ref.format !== SDK_SUBAGENT_FORMAT && !hints.subagentFile
+  const starts = sdkMessagesToNodes(messages, session, hints.messages ?? '', ids, lead ? str(pick('model')) : undefined)
+  if (hints.secondary) await addRecoveredTurns(session, hints.secondary, messages, starts, ids)
   chainNodes(session.nodes)
   session.metadata = sessionMetadata(manifest, row, meta, transcript, hints)
+  const imported = isRecord(meta.importedFrom) ? meta.importedFrom : undefined
+  if (imported) {
+    // seed 000 "Imported sessions": a copy of another agent's transcript under a new id, not Cline's own work.
+    const from = [str(imported.tool) ?? 'another agent', str(imported.sourceSessionId) ? `session ${imported.sourceSessionId as string}` : '', str(imported.sourcePath) ? `(${imported.sourcePath as string})` : '']
+    addDiagnostic(session, {
+      severity: 'info',
+      path: hints.manifest ?? ref.files[0] ?? '',
+      message: `Imported from ${from.filter(Boolean).join(' ')}${str(imported.importedAt) ? ` on ${imported.importedAt as string}` : ''}: its turns are a copy of that agent's transcript.`,
+    })
+  }
   finishSession(session)
   const configured = str(pick('model'))
   if (!session.model && configured) session.model = configured
@@ -132,32 +146,11 @@ export function checkpointsOf(value: unknown): Checkpoint[] {
   return out
 }
 
-/** Parse `<id>.messages.json`; a damaged file keeps the messages before the cut. */
+/** Parse `<id>.messages.json` ({@link parseMessagesText}); its problem becomes a diagnostic. */
 function parseMessagesFile(text: string, path: string, session: Session): { transcript?: Record<string, unknown>; messages: unknown[] } {
-  const v = tryParseJson(text)
-  if (isRecord(v)) {
-    if (Array.isArray(v.messages)) return { transcript: v, messages: v.messages }
-    addDiagnostic(session, { severity: 'error', path, message: 'The transcript has no "messages" array; no messages shown.' })
-    return { transcript: v, messages: [] }
-  }
-  if (Array.isArray(v)) return { messages: v }
-  const key = /"messages"\s*:\s*\[/.exec(text)
-  if (!key) {
-    addDiagnostic(session, { severity: 'error', path, line: 1, message: 'The transcript is not valid JSON and has no "messages" array; no messages shown.' })
-    return { messages: [] }
-  }
-  const start = key.index + key[0].length - 1
-  const s = salvageJsonArray(text.slice(start))
-  const line = lineAt(text, start + (s.errorOffset ?? 0))
-  addDiagnostic(session, {
-    severity: s.complete ? 'warning' : 'error',
-    path,
-    line,
-    message: s.complete
-      ? 'The transcript is damaged after its messages; all messages were kept.'
-      : `The transcript is cut or damaged at line ${line} (${s.error}); kept the ${s.items.length} messages before it.`,
-  })
-  return { messages: s.items }
+  const parsed = parseMessagesText(text)
+  if (parsed.problem) addDiagnostic(session, { ...parsed.problem, path })
+  return parsed.transcript ? { transcript: parsed.transcript, messages: parsed.messages } : { messages: parsed.messages }
 }
 
 /** Manifest and transcript fields with no IR home (seed 000 "SDK manifest", "Imported sessions"). */
@@ -186,6 +179,8 @@ function sessionMetadata(
   }
   const { title: _t, checkpoint, git: _g, usage: _u, ...rest } = meta
   if (Object.keys(rest).length) out.sessionMetadata = rest
+  // An imported session names the agent transcript it copies (seed 000 "Imported sessions").
+  if (isRecord(meta.importedFrom)) out.importedFrom = meta.importedFrom
   if (isRecord(checkpoint) && isRecord(checkpoint.latest)) out.checkpointLatest = checkpoint.latest
   if (transcript) {
     const { messages: _msgs, system_prompt, ...head } = transcript

@@ -12,17 +12,25 @@
  * its other blocks; the CLI's `<user_input mode="act">…</user_input>` wrapper is removed (raw kept
  * in `metadata.rawText`). An assistant message gives one `assistant` node (text, thinking,
  * signature, tool calls, model, usage), preceded by a `model-change` event node when its
- * `modelInfo.id` differs from the previous assistant message's.
+ * `modelInfo.id` differs from the model before it: the previous message's, or for the lead
+ * transcript the manifest model (seed 000 "Model rows": "The lead transcript starts from the
+ * manifest model; a subagent transcript starts from its own first modelInfo.id").
  */
 import type { ContentBlock, MessageNode, Session } from '../../../shared/ir'
 import { addDiagnostic } from '../../ir/build'
 import { isRecord, tryParseJson } from '../../util/json'
 import { makeToolCall, type NodeIds, num, str, usageOf } from './common'
 
-/** Convert SDK messages into nodes appended to `session.nodes`. `file` names diagnostics. */
-export function sdkMessagesToNodes(messages: unknown[], session: Session, file: string, ids: NodeIds): void {
-  let prevModel: string | undefined
+/**
+ * Convert SDK messages into nodes appended to `session.nodes`. `file` names diagnostics;
+ * `initialModel` is the model in effect before the first message (the manifest model of a lead
+ * transcript). Returns, per message, the index in `session.nodes` where its nodes start.
+ */
+export function sdkMessagesToNodes(messages: unknown[], session: Session, file: string, ids: NodeIds, initialModel?: string): number[] {
+  let prevModel: string | undefined = initialModel
+  const starts: number[] = []
   messages.forEach((m, index) => {
+    starts.push(session.nodes.length)
     if (!isRecord(m)) {
       addDiagnostic(session, { severity: 'warning', path: file, message: `Message ${index + 1} is not an object; skipped.` })
       return
@@ -59,6 +67,7 @@ export function sdkMessagesToNodes(messages: unknown[], session: Session, file: 
       session.nodes.push({ nodeId: ids.take(msgId), role: 'system', content: textOf(blocks), event: 'unknown-event', metadata: { raw: m } })
     }
   })
+  return starts
 }
 
 function assistantNode(

@@ -8,7 +8,10 @@
  */
 import { open } from 'node:fs/promises'
 import { join } from 'node:path'
+import { isRecord, lineAt, salvageJsonArray, tryParseJson } from '../../util/json'
 import { openSqliteReadOnly } from '../../util/sqlite'
+import type { HookLineRef } from './secondary/hooks-log'
+import type { IndexDocument, IndexedSession } from './secondary/search-index'
 
 /** The manifest `<id>.json` (fields the reader uses; every one optional, since files are hand-edited). */
 export interface SdkManifest {
@@ -44,6 +47,8 @@ export interface SessionRow {
   ended_at?: string | null
   exit_code?: number | null
   status?: string | null
+  /** 1 for an interactive session. */
+  interactive?: number | null
   provider?: string | null
   model?: string | null
   cwd?: string | null
@@ -79,11 +84,21 @@ export interface SdkHints {
   subagentFile?: boolean
   /** Neither a manifest nor a sessions.db row names this transcript (the CLI does not list it). */
   unindexed?: boolean
+  /** Turns of this session in secondary sources, checked against the transcript on read (secondary/recover.ts). */
+  secondary?: SecondaryHints
+}
+
+/** Secondary-source material discovery found for one session (see secondary/recover.ts). */
+export interface SecondaryHints {
+  /** Search-index documents of the session (only when the index may hold what the transcript lacks). */
+  search?: { path: string; docs: IndexDocument[]; info?: IndexedSession; fts5: boolean }
+  /** Byte ranges of the session's turn lines in the hook audit log. */
+  hooks?: { path: string; lines: HookLineRef[] }
 }
 
 /** The columns read from `sessions` (older databases may lack some; see {@link readSessionRows}). */
 const COLUMNS = [
-  'session_id', 'source', 'pid', 'started_at', 'ended_at', 'exit_code', 'status', 'provider', 'model', 'cwd',
+  'session_id', 'source', 'pid', 'started_at', 'ended_at', 'exit_code', 'status', 'interactive', 'provider', 'model', 'cwd',
   'workspace_root', 'team_name', 'parent_session_id', 'parent_agent_id', 'agent_id', 'conversation_id',
   'is_subagent', 'prompt', 'metadata_json', 'messages_path', 'updated_at',
 ]
@@ -163,4 +178,43 @@ export function isoToMs(value: unknown): number | undefined {
   if (typeof value !== 'string' || value === '') return undefined
   const ms = Date.parse(value)
   return Number.isFinite(ms) ? ms : undefined
+}
+
+/** What {@link parseMessagesText} found in a messages file. */
+export interface ParsedMessages {
+  /** The top-level object (version, sessionId, origin...), when the file is one. */
+  transcript?: Record<string, unknown>
+  /** The messages, all of them or those before a cut. */
+  messages: unknown[]
+  /** What was wrong, when anything was (line is 1-based). */
+  problem?: { severity: 'error' | 'warning'; line?: number; message: string }
+}
+
+/**
+ * Parse the text of a `<id>.messages.json` ({version, sessionId, origin, messages: [...]}, or a
+ * bare array). A cut or damaged file keeps the messages before the cut ({@link salvageJsonArray}
+ * on the `messages` array) and reports the line. Never throws.
+ */
+export function parseMessagesText(text: string): ParsedMessages {
+  const v = tryParseJson(text)
+  if (isRecord(v)) {
+    if (Array.isArray(v.messages)) return { transcript: v, messages: v.messages }
+    return { transcript: v, messages: [], problem: { severity: 'error', message: 'The transcript has no "messages" array; no messages shown.' } }
+  }
+  if (Array.isArray(v)) return { messages: v }
+  const key = /"messages"\s*:\s*\[/.exec(text)
+  if (!key) return { messages: [], problem: { severity: 'error', line: 1, message: 'The transcript is not valid JSON and has no "messages" array; no messages shown.' } }
+  const start = key.index + key[0].length - 1
+  const s = salvageJsonArray(text.slice(start))
+  const line = lineAt(text, start + (s.errorOffset ?? 0))
+  return {
+    messages: s.items,
+    problem: {
+      severity: s.complete ? 'warning' : 'error',
+      line,
+      message: s.complete
+        ? 'The transcript is damaged after its messages; all messages were kept.'
+        : `The transcript is cut or damaged at line ${line} (${s.error}); kept the ${s.items.length} messages before it.`,
+    },
+  }
 }

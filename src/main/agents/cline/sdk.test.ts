@@ -179,8 +179,9 @@ describe('Cline SDK edge cases', () => {
       ],
     })
     const s = (await readHome(cline, home)).byId(id)
-    const change = s.nodes.find((n) => n.event === 'model-change')!
-    expect(change.content).toBe('Model: model-a → model-b')
+    // The lead transcript starts from the manifest model (seed 000 "Model rows"): a → model-a, then model-a → model-b.
+    expect(s.nodes.filter((n) => n.event === 'model-change').map((n) => n.content)).toEqual(['Model: a → model-a', 'Model: model-a → model-b'])
+    const change = s.nodes.filter((n) => n.event === 'model-change')[1]!
     expect(s.nodes.indexOf(change)).toBe(s.nodes.findIndex((n) => n.nodeId === 'a2') - 1)
     const a1 = s.nodes.find((n) => n.nodeId === 'a1')!
     expect(a1.thinkingSignature).toBe('SIG')

@@ -3,6 +3,10 @@
  * diagnostics), its loading and error states, the title filter and the selected session key
  * (`${agent}/${id}`). Every call to the main process goes through `bridge()`.
  *
+ * Long reads show progress (`useProgressStore`, polled while `loading`) and can be cut short:
+ * `stopWaiting()` shows what the catalog holds so far while the reading goes on in the background,
+ * and the library is read again by itself once it has ended.
+ *
  * Error handling: a failure while no library is shown becomes `error` (the error state); a failure
  * of a later action (open a folder, reload) leaves the shown library in place and becomes
  * `actionError` (a dismissible alert), or is returned to the caller (the path dialog).
@@ -15,6 +19,7 @@ import { bridge, isElectron } from '../bridge'
 import { toShape } from '../errors'
 import { sessionKey } from '../format'
 import { buildLibraryTree } from '../library-tree'
+import { useProgressStore } from './progress'
 import { useSessionStore } from './session'
 
 const SELECTED_KEY = 'sepia.selected'
@@ -77,21 +82,49 @@ export const useLibraryStore = defineStore('library', () => {
     }
   }
 
-  /** Read a library that replaces the shown one. Returns the error, or null on success. */
+  let request = 0
+
+  /**
+   * After a library read while the catalog was still being filled (a partial library), follow
+   * the refresh and read the library again, quietly, when it ends.
+   */
+  function followIndex(next: Library): void {
+    const progress = useProgressStore()
+    if (!next.index?.running) return progress.stop()
+    progress.start(() => void reload(true))
+  }
+
+  /** Read a library that replaces the shown one. Returns the error, or null on success (or when overtaken). */
   async function replace(read: () => Promise<Library>): Promise<SepiaErrorShape | null> {
+    const mine = ++request
+    const progress = useProgressStore()
     loading.value = true
+    progress.start()
     try {
       const next = await read()
+      if (mine !== request) return null
       filter.value = ''
       show(next)
+      followIndex(next)
       return null
     } catch (e) {
+      if (mine !== request) return null
+      progress.stop()
       const err = toShape(e)
       if (!library.value) error.value = err
       return err
     } finally {
-      loading.value = false
+      if (mine === request) loading.value = false
     }
+  }
+
+  /**
+   * Stop waiting for the library being read: show what is read so far. The reading goes on in the
+   * background; the library is read again when it has ended.
+   */
+  async function stopWaiting(): Promise<void> {
+    if (!loading.value) return
+    await replace(() => bridge().getLibrary({ partial: true }))
   }
 
   /** First load: app info, then the library of the default homes. */
@@ -104,17 +137,24 @@ export const useLibraryStore = defineStore('library', () => {
     await replace(() => bridge().getLibrary())
   }
 
-  /** Re-read changed files of the current homes; the open session is read again too. */
-  async function reload(): Promise<void> {
+  /**
+   * Re-read changed files of the current homes; the open session is read again too. `quiet`
+   * (after a background refresh ended): no refresh is asked for, and a failure is not shown.
+   */
+  async function reload(quiet = false): Promise<void> {
     if (!library.value) return void (await init())
-    reloading.value = true
-    actionError.value = null
+    if (!quiet) reloading.value = true
+    if (!quiet) actionError.value = null
+    const mine = request
     try {
-      show(await bridge().getLibrary({ refresh: true }))
+      const next = await bridge().getLibrary(quiet ? undefined : { refresh: true })
+      if (mine !== request) return
+      show(next)
+      followIndex(next)
     } catch (e) {
-      actionError.value = toShape(e)
+      if (!quiet && mine === request) actionError.value = toShape(e)
     } finally {
-      reloading.value = false
+      if (!quiet) reloading.value = false
     }
   }
 
@@ -151,12 +191,19 @@ export const useLibraryStore = defineStore('library', () => {
     return 'opened'
   }
 
-  /** Select a session and read it. */
-  async function openSession(agent: AgentId, id: string): Promise<void> {
+  /** Select a session and read it; with `focusNodeId` (a search hit), scroll to that message and highlight it. */
+  async function openSession(agent: AgentId, id: string, focusNodeId?: string): Promise<void> {
     const key = sessionKey(agent, id)
     selectedKey.value = key
     remember(key)
-    await useSessionStore().load(agent, id)
+    await useSessionStore().load(agent, id, focusNodeId)
+  }
+
+  /** Close the open session (or stop opening it): nothing is selected. */
+  function closeSession(): void {
+    selectedKey.value = null
+    remember(null)
+    useSessionStore().clear()
   }
 
   return {
@@ -175,9 +222,11 @@ export const useLibraryStore = defineStore('library', () => {
     mode,
     init,
     reload,
+    stopWaiting,
     openHome,
     openDemo,
     chooseFolder,
     openSession,
+    closeSession,
   }
 })

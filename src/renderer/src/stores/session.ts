@@ -1,6 +1,9 @@
 /**
  * The open session: the fully read {@link Session} of the selected library row, its loading state
  * and the error when it could not be read. Only the newest request wins when the user clicks fast.
+ *
+ * `focusNodeId` names the message the transcript scrolls to and highlights (a search hit);
+ * `focusSeq` counts focus requests, so asking again for the same message scrolls again.
  */
 import { defineStore } from 'pinia'
 import { ref, shallowRef } from 'vue'
@@ -17,11 +20,23 @@ export const useSessionStore = defineStore('session', () => {
   const key = ref<string | null>(null)
   const loading = ref(false)
   const error = ref<SepiaErrorShape | null>(null)
+  /** The message to scroll to and highlight, or null. */
+  const focusNodeId = ref<string | null>(null)
+  /** Incremented by every focus request. */
+  const focusSeq = ref(0)
   let request = 0
   let last: { agent: AgentId; id: string } | null = null
 
-  /** Read a session through the API and show it; a newer call makes an older answer be ignored. */
-  async function load(agent: AgentId, id: string): Promise<void> {
+  /**
+   * Read a session through the API and show it; a newer call makes an older answer be ignored.
+   * With `focus` (a node id) the transcript scrolls to that message; when the session is already
+   * shown it is not read again.
+   */
+  async function load(agent: AgentId, id: string, focus?: string): Promise<void> {
+    focusNodeId.value = focus ?? null
+    if (focus !== undefined) focusSeq.value++
+    const shown = session.value
+    if (focus !== undefined && !loading.value && !error.value && shown && sessionKey(shown.agent, shown.id) === sessionKey(agent, id) && key.value === sessionKey(agent, id)) return
     const mine = ++request
     last = { agent, id }
     key.value = sessionKey(agent, id)
@@ -40,6 +55,22 @@ export const useSessionStore = defineStore('session', () => {
     }
   }
 
+  /**
+   * Read the shown session again after it changed on disk (live updates), quietly: no loading
+   * state, the focus kept, and a failure leaves the shown session in place.
+   */
+  async function refresh(): Promise<void> {
+    const shown = session.value
+    if (!shown || loading.value || key.value !== sessionKey(shown.agent, shown.id)) return
+    const mine = ++request
+    try {
+      const s = await bridge().getSession(shown.agent, shown.id)
+      if (mine === request) session.value = s
+    } catch {
+      // The session may be half written or gone; the next change tries again.
+    }
+  }
+
   /** Read the last requested session again (after an error). */
   async function retry(): Promise<void> {
     if (last) await load(last.agent, last.id)
@@ -53,7 +84,8 @@ export const useSessionStore = defineStore('session', () => {
     key.value = null
     loading.value = false
     error.value = null
+    focusNodeId.value = null
   }
 
-  return { session, key, loading, error, load, retry, clear }
+  return { session, key, loading, error, focusNodeId, focusSeq, load, refresh, retry, clear }
 })

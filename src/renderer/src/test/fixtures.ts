@@ -18,6 +18,7 @@ export function library(sessions: SessionSummary[]): Library {
     ],
     sessions,
     diagnostics: [],
+    credentialFiles: [],
     loadedAt: 0,
   }
 }

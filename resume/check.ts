@@ -1,0 +1,158 @@
+/**
+ * Check a mock request log against an {@link Expectation}: port of the shared kit's
+ * `realstores/lib/store.py check`, made stricter for native tool blocks.
+ *
+ * 1. The request checked is the first model request (Anthropic Messages, Chat Completions, OpenAI
+ *    Responses, Gemini; side requests without tools excluded) whose newest real user message holds
+ *    the resume prompt.
+ * 2. Its messages are split by role into user texts, assistant texts, tool calls and tool results
+ *    (`tool_result` / `role:"tool"` / `*_output` / `functionResponse`). Every string is searched,
+ *    and strings that are themselves JSON are searched after decoding too (Cline sends tool results
+ *    as a JSON string).
+ * 3. Each expected user text must be in a user message, each assistant text in an assistant message,
+ *    each tool result in a tool-result block (native mode; anywhere in text-only mode), each orphan
+ *    result anywhere. Native mode also needs at least as many tool-call blocks as the source had
+ *    calls, and every tool-result block answering a call of the request.
+ */
+import type { Json } from './mock/normalize'
+import { type Expectation, type ExpectItem, norm, needle } from './expect'
+
+/** The request split by role. */
+interface Parsed {
+  user: string[]
+  assistant: string[]
+  results: string[]
+  all: string[]
+  callIds: string[]
+  resultIds: string[]
+}
+
+/** Every string in a JSON value; strings that hold a JSON object or array are decoded and walked too. */
+export function stringsIn(v: unknown, out: string[] = []): string[] {
+  if (typeof v === 'string') {
+    out.push(v)
+    const s = v.trim()
+    if ((s.startsWith('{') || s.startsWith('[')) && s.length > 1) {
+      try {
+        stringsIn(JSON.parse(s), out)
+      } catch {
+        // not JSON
+      }
+    }
+  } else if (Array.isArray(v)) for (const x of v) stringsIn(x, out)
+  else if (v && typeof v === 'object') for (const x of Object.values(v)) stringsIn(x, out)
+  return out
+}
+
+const textOf = (c: unknown): string =>
+  typeof c === 'string' ? c : Array.isArray(c) ? c.map((b) => (typeof b === 'string' ? b : b && typeof b === 'object' && typeof (b as Json).text === 'string' ? (b as Json).text : '')).join('\n') : ''
+
+/** The text of the newest real user message (not a tool result) of a request body. */
+export function newestUserText(api: string, body: Json): string {
+  if (api === 'anthropic.messages') {
+    for (const m of [...(body.messages || [])].reverse()) {
+      const c = m.content
+      if (m.role === 'user' && !(Array.isArray(c) && c.some((b: Json) => b && b.type === 'tool_result'))) return textOf(c)
+    }
+  } else if (api === 'openai.chat') {
+    for (const m of [...(body.messages || [])].reverse()) if (m.role === 'user') return textOf(m.content)
+  } else if (api === 'openai.responses') {
+    if (typeof body.input === 'string') return body.input
+    for (const m of [...(body.input || [])].reverse()) if (m.role === 'user' && (m.type === undefined || m.type === 'message')) return textOf(m.content)
+  } else if (api === 'gemini') {
+    for (const c of [...(body.contents || [])].reverse()) {
+      const parts: Json[] = c.parts || []
+      if (c.role === 'user' && !parts.some((p) => 'functionResponse' in p)) return parts.filter((p) => !p.thought).map((p) => p.text ?? '').join('\n')
+    }
+  }
+  return ''
+}
+
+function parse(api: string, body: Json): Parsed {
+  const p: Parsed = { user: [], assistant: [], results: [], all: stringsIn(body), callIds: [], resultIds: [] }
+  if (api === 'anthropic.messages') {
+    for (const m of body.messages || []) {
+      const blocks: Json[] = Array.isArray(m.content) ? m.content : [{ type: 'text', text: String(m.content ?? '') }]
+      for (const b of blocks) {
+        if (b.type === 'tool_use') p.callIds.push(String(b.id))
+        else if (b.type === 'tool_result') {
+          p.resultIds.push(String(b.tool_use_id))
+          stringsIn(b.content, p.results)
+        } else if (m.role === 'assistant') stringsIn(b.text ?? '', p.assistant)
+        else if (m.role === 'user') stringsIn(b.text ?? b, p.user)
+      }
+    }
+  } else if (api === 'openai.chat') {
+    for (const m of body.messages || []) {
+      if (m.role === 'user') stringsIn(m.content, p.user)
+      else if (m.role === 'assistant') {
+        stringsIn(m.content, p.assistant)
+        for (const c of m.tool_calls || []) p.callIds.push(String(c.id))
+      } else if (m.role === 'tool') {
+        p.resultIds.push(String(m.tool_call_id))
+        stringsIn(m.content, p.results)
+      }
+    }
+  } else if (api === 'openai.responses') {
+    for (const it of Array.isArray(body.input) ? body.input : []) {
+      if (it.type === 'function_call' || it.type === 'custom_tool_call' || it.type === 'local_shell_call') p.callIds.push(String(it.call_id))
+      else if (/_output$/.test(it.type || '')) {
+        p.resultIds.push(String(it.call_id))
+        stringsIn(it.output, p.results)
+      } else if (it.role === 'user') stringsIn(it.content, p.user)
+      else if (it.role === 'assistant') stringsIn(it.content, p.assistant)
+    }
+  } else if (api === 'gemini') {
+    for (const c of body.contents || []) {
+      for (const part of c.parts || []) {
+        if (part.functionCall) p.callIds.push(String(part.functionCall.id ?? part.functionCall.name))
+        else if (part.functionResponse) {
+          p.resultIds.push(String(part.functionResponse.id ?? part.functionResponse.name))
+          stringsIn(part.functionResponse.response, p.results)
+        } else if (typeof part.text === 'string' && !part.thought) (c.role === 'model' ? p.assistant : p.user).push(part.text)
+      }
+    }
+  }
+  return p
+}
+
+/** A verdict: `PASS: ...` / `FAIL: ...`, the counts, and what was missing. */
+export interface Verdict {
+  ok: boolean
+  line: string
+  missing: string[]
+  /** Sequence number of the request checked. */
+  seq?: number
+}
+
+/** Check `log` (the mock's entries) against `exp` for the resume `prompt`. */
+export function checkRequests(log: Json[], exp: Expectation, prompt: string, textOnly: boolean): Verdict {
+  const want = needle(prompt).slice(0, 40)
+  const req = log.find((r) => ['anthropic.messages', 'openai.chat', 'openai.responses', 'gemini'].includes(r.api) && r.picked?.turn !== 'noTools' && norm(newestUserText(r.api, r.body || {})).includes(want))
+  if (!req) return { ok: false, line: `FAIL: the agent sent no model request carrying the resume prompt (${JSON.stringify(want)})`, missing: [] }
+  const p = parse(req.api, req.body || {})
+  const hay = (list: string[]) => norm(list.join('\n'))
+  const hays: Record<ExpectItem['kind'], string> = {
+    user: hay(p.user),
+    assistant: hay(p.assistant),
+    tool: textOnly ? hay(p.all) : hay(p.results),
+    orphan: hay(p.all),
+  }
+  const missing = exp.items.filter((i) => !hays[i.kind].includes(i.text) || (i.tail !== undefined && !hays[i.kind].includes(i.tail)))
+  const kinds = ['user', 'assistant', 'tool', 'orphan'] as const
+  const counts = kinds
+    .map((k) => {
+      const all = exp.items.filter((i) => i.kind === k).length
+      return all === 0 && k === 'orphan' ? '' : `${all - missing.filter((i) => i.kind === k).length}/${all} ${k}`
+    })
+    .filter(Boolean)
+  const problems: string[] = missing.map((i) => `missing ${i.kind} (${i.where}): '${i.text}'${i.tail ? ` ... '${i.tail}'` : ''}`)
+  if (!textOnly) {
+    if (p.callIds.length < exp.toolCalls) problems.push(`only ${p.callIds.length} tool-call blocks for ${exp.toolCalls} tool calls`)
+    const unanswered = p.resultIds.filter((id) => !p.callIds.includes(id))
+    if (unanswered.length) problems.push(`${unanswered.length} tool-result block(s) answer no call in the request`)
+  }
+  const summary = `${counts.join(', ')}, ${p.callIds.length} tool-call blocks for ${exp.toolCalls} calls`
+  if (problems.length === 0) return { ok: true, line: `PASS: request #${req.seq} carried all prior turns (${summary})`, missing: [], seq: req.seq }
+  return { ok: false, line: `FAIL: request #${req.seq} is missing prior turns (${summary})`, missing: problems, seq: req.seq }
+}

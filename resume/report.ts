@@ -1,0 +1,75 @@
+/**
+ * The resume matrix as Markdown (`RESUME-MATRIX.md`, also printed): source store x target agent,
+ * each cell the sessions that resumed with every prior turn, then the per-session details and why a
+ * cell that cannot pass does not.
+ */
+import type { CaseResult } from './run-case'
+
+/** A target column. */
+export interface Column {
+  agent: string
+  displayName: string
+  /** `name@version` of the CLI. */
+  cli: string
+}
+
+/** A source row. */
+export interface Row {
+  label: string
+  sessions: number
+}
+
+/** Why a cell is empty or cannot pass, by `source>target` (or `source>*`). */
+export const CELL_NOTES: Record<string, string> = {
+  'claude-code>claude-code': 'same agent (nothing to convert)',
+  'cline>cline': 'same agent and store (nothing to convert)',
+}
+
+const cellKey = (source: string, target: string) => `${source}>${target}`
+
+/** The matrix cell text for one source and target. */
+export function cell(results: CaseResult[], source: string, target: string): string {
+  const note = CELL_NOTES[cellKey(source, target)]
+  const mine = results.filter((r) => r.source === source && r.target === target)
+  if (mine.length === 0) return note ? `— ${note}` : '— not run'
+  const passed = mine.filter((r) => r.ok).length
+  return `${passed === mine.length ? 'PASS' : 'FAIL'} ${passed}/${mine.length}`
+}
+
+const esc = (s: string): string => s.replace(/\|/g, '\\|').replace(/\n/g, ' ')
+
+/** The whole report. */
+export function renderMatrix(results: CaseResult[], rows: Row[], columns: Column[], meta: { date: string; command: string; textOnly: boolean; node: string }): string {
+  const out: string[] = []
+  out.push('# Resume matrix', '')
+  out.push(
+    `Every real sample session (\`fixtures/real/<agent>/home\`, written by the real agent CLIs) and the Devin fixture home, converted by Sepia ` +
+      `(${meta.textOnly ? 'text-only' : 'native tool blocks'}) into a fresh home, then resumed by the real target CLI against the loopback mock model ` +
+      `(\`resume/mock\`). A session passes when Sepia's read-back matches what it wrote and the first request the agent sends after the resume prompt ` +
+      `holds every prior user text, assistant text and tool result of the source, with at least as many tool-call blocks as the source had calls and ` +
+      `every tool result answering a call.`,
+    '',
+  )
+  out.push(`Generated ${meta.date} by \`${meta.command}\` (Node ${meta.node}). CLIs: ${columns.map((c) => `${c.displayName} \`${c.cli}\``).join(', ')}.`, '')
+  out.push(`| source \\ target | ${columns.map((c) => c.displayName).join(' | ')} |`)
+  out.push(`|---|${columns.map(() => '---').join('|')}|`)
+  for (const r of rows) out.push(`| ${r.label} (${r.sessions}) | ${columns.map((c) => cell(results, r.label, c.agent)).join(' | ')} |`)
+  out.push('')
+  const failed = results.filter((r) => !r.ok)
+  if (failed.length) {
+    out.push('## Failures', '')
+    for (const f of failed) {
+      out.push(`### ${f.source} \`${f.sessionId}\` → ${f.target}`, '')
+      out.push('```', f.verdict, ...f.missing.map((m) => `  ${m}`), ...(f.differences.length ? ['read-back differences:', ...f.differences.map((d) => `  ${d}`)] : []), ...(f.error ? [f.error] : []), '```', '')
+    }
+  }
+  out.push('## Sessions', '')
+  out.push('| source | session | target | result | what the conversion changed |')
+  out.push('|---|---|---|---|---|')
+  for (const r of results) {
+    const changed = r.warnings.length ? r.warnings.map(esc).join('<br>') : 'nothing'
+    out.push(`| ${r.source} | \`${r.sessionId}\` | ${r.target} | ${esc(r.verdict)} | ${changed} |`)
+  }
+  out.push('')
+  return out.join('\n')
+}

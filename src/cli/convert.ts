@@ -1,0 +1,110 @@
+/**
+ * `sepia convert`: continue a session in another agent (the API's `planConvert` / `convertSession`).
+ *
+ *   sepia convert <session-id> --to <agent> [--agent ID] [--home DIR] [--target-home DIR] [--dry-run] [--text-only] [--json]
+ *
+ * `--to` names the target agent (`claude-code`, `cline`, ...). The session is written into
+ * `--target-home` (default: your own home, where the target agent looks). `--dry-run` prints what
+ * would be dropped or changed and writes nothing. `--text-only` writes tool calls as plain text.
+ * Exit codes: 0 written (and read back the same), 1 failure or read-back differences, 2 bad usage.
+ */
+import { resolve } from 'node:path'
+import { SepiaError } from '../shared/api'
+import { type ConvertOptions, type ConvertPlan, type ConvertResult, describeWarning, type TranscriptCounts, WARNING_SEVERITY } from '../shared/convert'
+import { type AgentId, isAgentId } from '../shared/ir'
+import type { SepiaService } from '../main/api'
+
+/** Usage lines for the CLI's help. */
+export const CONVERT_USAGE = `  sepia convert <session-id> --to <agent> [--target-home DIR] [--dry-run] [--text-only] [--json]
+                                                continue a session in another agent (claude-code, cline);
+                                                --dry-run shows what changes and writes nothing
+`
+
+/** Options read from the command line. */
+export interface ConvertCliOptions {
+  to?: string
+  agent?: string
+  targetHome?: string
+  dryRun?: boolean
+  textOnly?: boolean
+  json?: boolean
+}
+
+type Out = NodeJS.WritableStream
+
+const counts = (c: TranscriptCounts): string =>
+  `${c.userMessages} user message(s), ${c.assistantMessages} assistant message(s), ${c.toolCalls} tool call(s) (${c.pairedCalls} with a result)`
+
+function warningLines(plan: ConvertPlan): string[] {
+  if (plan.warnings.length === 0) return ['  nothing is dropped or changed']
+  const mark = { loss: 'lost   ', change: 'changed', info: 'note   ' } as const
+  return plan.warnings.map((w) => `  ${mark[WARNING_SEVERITY[w.kind]]} ${describeWarning(w)}`)
+}
+
+function describeSource(plan: ConvertPlan): string {
+  return `${plan.source.agent} session ${plan.source.id}${plan.source.title ? ` ("${plan.source.title.slice(0, 60)}")` : ''}`
+}
+
+/** The plan as text. */
+export function formatPlan(plan: ConvertPlan): string {
+  return [
+    `Convert ${describeSource(plan)} to ${plan.target.displayName}${plan.textOnly ? ' (text only)' : ''}`,
+    `  into ${plan.target.home}: ${plan.files.length} file(s), ${counts(plan.counts)}`,
+    'What changes:',
+    ...warningLines(plan),
+    `Dry run: nothing was written. After converting, resume with: ${plan.cwd ? `cd ${plan.cwd} && ` : ''}${plan.resumeCommand.replace(plan.sessionId, '<new id>')}`,
+    '',
+  ].join('\n')
+}
+
+/** The result as text. */
+export function formatResult(r: ConvertResult): string {
+  const v = r.verification
+  return [
+    `Wrote ${r.target.displayName} session ${r.sessionId} from ${describeSource(r)}`,
+    ...r.files.map((f) => `  ${f}`),
+    ...r.backups.map((b) => `  backup of the database before the row was added: ${b}`),
+    'Resume it with:',
+    `  ${r.resumeShellCommand}`,
+    'What changed:',
+    ...warningLines(r),
+    v.ok ? `Read back with Sepia's ${r.target.displayName} reader: the same (${counts(v.readBack)}).` : `Read back with Sepia's ${r.target.displayName} reader: DIFFERENT`,
+    ...v.differences.map((d) => `  ${d}`),
+    '',
+  ].join('\n')
+}
+
+/**
+ * Run `sepia convert`. Resolves the exit code; API errors are thrown (as SepiaError) for the
+ * caller to print.
+ */
+export async function runConvert(api: SepiaService, args: string[], o: ConvertCliOptions, out: Out, err: Out): Promise<number> {
+  const id = args[0]
+  if (!id || !o.to) {
+    err.write(`sepia convert needs a session id and --to <agent>.\n\n${CONVERT_USAGE}`)
+    return 2
+  }
+  if (!isAgentId(o.to)) throw new SepiaError({ code: 'UNKNOWN_AGENT', message: `"${o.to}" is not an agent Sepia knows. Sepia writes: claude-code, cline.` })
+  const lib = await api.getLibrary()
+  const matches = lib.sessions.filter((s) => (s.id === id || s.id.startsWith(id)) && (!o.agent || s.agent === o.agent))
+  const exact = matches.filter((s) => s.id === id)
+  const pick = exact.length > 0 ? exact : matches
+  if (pick.length === 0) throw new SepiaError({ code: 'SESSION_NOT_FOUND', message: `No session "${id}" in ${lib.homes.map((h) => h.path).join(', ')}. Run "sepia list" to see the ids.` })
+  if (pick.length > 1) throw new SepiaError({ code: 'BAD_ARGUMENT', message: `"${id}" matches ${pick.length} sessions; give more of the id or --agent.` })
+  const source = pick[0]!
+  const options: ConvertOptions = { textOnly: o.textOnly === true }
+  if (o.targetHome) {
+    const abs = resolve(o.targetHome)
+    api.paths.allow(abs, 'picked') // typed on the command line: chosen by the user
+    options.targetHome = abs
+  }
+  const target = o.to as AgentId
+  if (o.dryRun) {
+    const plan = await api.planConvert(source.agent, source.id, target, options)
+    out.write(o.json ? JSON.stringify(plan, null, 2) + '\n' : formatPlan(plan))
+    return 0
+  }
+  const result = await api.convertSession(source.agent, source.id, target, options)
+  out.write(o.json ? JSON.stringify(result, null, 2) + '\n' : formatResult(result))
+  return result.verification.ok ? 0 : 1
+}

@@ -1,0 +1,80 @@
+/**
+ * `sepia search <query> [--agent ID] [--project DIR] [--since DATE] [--until DATE] [--role R]
+ * [--tool NAME] [--limit N] [--json]`: full-text search from a terminal. The catalog is refreshed
+ * first (only changed files are read) and the search index completed, so results are whole.
+ */
+import { SepiaError } from '../shared/api'
+import type { SearchFilters, SearchResult } from '../shared/catalog'
+import { isAgentId, type Role } from '../shared/ir'
+import type { SepiaService } from '../main/api'
+
+/** Usage lines of the search and usage commands (for the CLI's help). */
+export const SEARCH_USAGE = `  sepia search <query> [--agent ID] [--project DIR] [--since DATE] [--until DATE]
+               [--role R] [--tool NAME] [--limit N] [--json]
+                                                find words in every session (DATE: YYYY-MM-DD or 7d)
+`
+
+/** Options the search command reads. */
+export interface SearchCliOptions {
+  agent?: string
+  project?: string
+  since?: string
+  until?: string
+  role?: string
+  tool?: string
+  limit?: string
+  json?: boolean
+}
+
+/** `7d` (days ago) or a date/time as the API takes it. */
+export function dateOption(value: string | undefined, now: number): string | number | undefined {
+  if (value === undefined) return undefined
+  const rel = /^(\d+)d$/.exec(value)
+  if (rel) return new Date(now - Number(rel[1]) * 86_400_000).toISOString().slice(0, 10)
+  return value
+}
+
+/** Text output: one hit per block with matches in [brackets]. */
+export function formatHits(r: SearchResult): string {
+  const lines = [`${r.hits.length}${r.more ? '+' : ''} match(es) for "${r.query}" (${r.tookMs} ms)${r.partial ? ' — index still filling, results may be missing' : ''}`]
+  for (const h of r.hits) {
+    let text = ''
+    let at = 0
+    for (const [a, b] of h.highlights) {
+      text += h.snippet.slice(at, a) + '[' + h.snippet.slice(a, b) + ']'
+      at = b
+    }
+    text += h.snippet.slice(at)
+    const when = h.createdAt !== undefined ? new Date(h.createdAt).toISOString().replace('T', ' ').slice(0, 16) : '                '
+    lines.push('', `${h.agent} ${h.sessionId} #${h.nodeIndex} ${when} ${h.role}${h.sessionTitle ? `  ${h.sessionTitle}` : ''}`, `  ${text}`)
+  }
+  return lines.join('\n') + '\n'
+}
+
+/** Run `sepia search`. Resolves the exit code. */
+export async function runSearch(api: SepiaService, query: string | undefined, o: SearchCliOptions, out: NodeJS.WritableStream, now = Date.now()): Promise<number> {
+  if (!query) throw new SepiaError({ code: 'BAD_ARGUMENT', message: 'sepia search needs something to look for, e.g. sepia search "parseLine".' })
+  const filters: SearchFilters = {}
+  if (o.agent !== undefined) {
+    if (!isAgentId(o.agent)) throw new SepiaError({ code: 'UNKNOWN_AGENT', message: `"${o.agent}" is not an agent Sepia knows.` })
+    filters.agent = o.agent
+  }
+  if (o.project !== undefined) filters.project = o.project
+  const since = dateOption(o.since, now)
+  const until = dateOption(o.until, now)
+  if (since !== undefined) filters.since = since
+  if (until !== undefined) filters.until = until
+  if (o.role !== undefined) filters.role = o.role as Role
+  if (o.tool !== undefined) filters.toolName = o.tool
+  if (o.limit !== undefined) {
+    const n = Number(o.limit)
+    if (!Number.isInteger(n) || n < 1) throw new SepiaError({ code: 'BAD_ARGUMENT', message: '--limit must be a whole number of at least 1.' })
+    filters.limit = n
+  }
+  await api.ready()
+  await api.library.refresh()
+  await api.library.whenIdle()
+  const result = await api.search(query, filters)
+  out.write(o.json ? JSON.stringify(result, null, 2) + '\n' : formatHits(result))
+  return 0
+}

@@ -1,0 +1,69 @@
+/**
+ * `sepia usage [--by day|project|model|session|agent] [--since DATE] [--until DATE] [--tz ZONE]
+ * [--agent ID] [--project DIR] [--json | --csv]`: tokens and cost from a terminal. The catalog is
+ * refreshed first (only changed files are read; only the `--agent` given, when one is); the search
+ * index is not filled by this command (its rows stay pending for the next run that searches).
+ */
+import { SepiaError } from '../shared/api'
+import type { UsageGroupBy, UsageQuery, UsageReport } from '../shared/catalog'
+import { isAgentId } from '../shared/ir'
+import type { SepiaService } from '../main/api'
+import { localTimeZone } from '../main/usage/zone'
+import { usageCsv } from '../main/usage/aggregate'
+import { dateOption } from './search'
+
+/** Usage lines of the command. */
+export const USAGE_USAGE = `  sepia usage [--by day|project|model|session|agent] [--since DATE] [--until DATE]
+              [--tz ZONE] [--agent ID] [--project DIR] [--json | --csv]
+                                                tokens and cost (days in ZONE, default local)
+`
+
+/** Options the usage command reads. */
+export interface UsageCliOptions {
+  by?: string
+  since?: string
+  until?: string
+  tz?: string
+  agent?: string
+  project?: string
+  json?: boolean
+  csv?: boolean
+}
+
+function n(x: number): string {
+  return x.toLocaleString('en-US')
+}
+
+/** A plain-text table of a report. */
+export function formatUsage(r: UsageReport): string {
+  const head = [r.by, 'input', 'output', 'cache read', 'cache write', 'total tokens', 'cost USD']
+  const rows = r.rows.map((x) => [r.by === 'session' || r.by === 'project' ? `${x.label}` : x.key, n(x.inputTokens), n(x.outputTokens), n(x.cacheReadTokens), n(x.cacheWriteTokens), n(x.totalTokens), x.cost.toFixed(2)])
+  rows.push(['TOTAL', n(r.totals.inputTokens), n(r.totals.outputTokens), n(r.totals.cacheReadTokens), n(r.totals.cacheWriteTokens), n(r.totals.totalTokens), r.totals.cost.toFixed(2)])
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)))
+  const fmt = (row: string[]): string => row.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ')
+  const lines = [fmt(head), ...rows.map(fmt)]
+  if (r.by === 'day') lines.unshift(`Days in ${r.timeZone}`)
+  if (r.unpricedModels.length) lines.push(`Not in the pricing table (counted as 0 USD): ${r.unpricedModels.join(', ')}`)
+  return lines.join('\n') + '\n'
+}
+
+/** Run `sepia usage`. Resolves the exit code. */
+export async function runUsage(api: SepiaService, o: UsageCliOptions, out: NodeJS.WritableStream, now = Date.now()): Promise<number> {
+  const by = (o.by ?? 'day') as UsageGroupBy
+  const query: UsageQuery = { by, timeZone: o.tz ?? localTimeZone() }
+  if (o.agent !== undefined) {
+    if (!isAgentId(o.agent)) throw new SepiaError({ code: 'UNKNOWN_AGENT', message: `"${o.agent}" is not an agent Sepia knows.` })
+    query.agent = o.agent
+  }
+  if (o.project !== undefined) query.project = o.project
+  const since = dateOption(o.since, now)
+  const until = dateOption(o.until, now)
+  if (since !== undefined) query.since = since
+  if (until !== undefined) query.until = until
+  await api.ready()
+  api.library.refresher.textIndexing = false
+  await api.library.refresh(query.agent ? [query.agent] : undefined)
+  const report = await api.getUsage(query)
+  out.write(o.csv ? usageCsv(report) : o.json ? JSON.stringify(report, null, 2) + '\n' : formatUsage(report))
+  return 0
+}

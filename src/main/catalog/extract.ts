@@ -1,0 +1,159 @@
+/**
+ * Turn one read {@link Session} into the rows the catalog keeps: the list summary, one message
+ * row per node with text (searchable text, capped), one usage row per node with token usage, and
+ * the link skeleton (what the agents' `link()` functions look at). Pure: no I/O.
+ */
+import type { MessageNode, Session, SessionSummary, ToolCall, Usage } from '../../shared/ir'
+import { summarize } from '../ir/build'
+import type { StoreRef } from '../agents/types'
+import type { CredentialFile } from '../../shared/api'
+import { encryptionKeyFiles } from '../secrets'
+
+/** Characters of a user/assistant/system message indexed for search. */
+export const MAX_MESSAGE_CHARS = 16_000
+/** Characters of a tool result (and of thinking) indexed for search: the head of the output. */
+export const MAX_TOOL_CHARS = 4_000
+/** Characters of one tool call's arguments indexed for search. */
+export const MAX_ARGS_CHARS = 1_000
+/** Diagnostics kept per session for the library's problem list. */
+export const MAX_DIAGNOSTICS = 20
+/** Largest arguments JSON of a tool call kept whole in the link skeleton. */
+const MAX_SKELETON_ARGS = 16_000
+
+/** One message row. */
+export interface MessageRow {
+  seq: number
+  nodeId: string
+  role: MessageNode['role']
+  createdAt?: number
+  model?: string
+  /** Space-delimited tool names (` Bash Read `) for the tool filter; empty when none. */
+  toolNames: string
+  /** Signature of the node's content (length, usage): unchanged rows are kept on re-index. */
+  sig: string
+  text: string
+  usage?: Usage
+}
+
+/** Everything the catalog stores for one session. */
+export interface SessionRecord {
+  ref: StoreRef
+  summary: SessionSummary
+  models: string[]
+  nodeCount: number
+  messages: MessageRow[]
+  skeleton: Session
+  diagnostics: Session['diagnostics']
+  /** Encryption-key files the session's store names (flagged in `Library.credentialFiles`). */
+  credentialFiles: CredentialFile[]
+}
+
+function cut(text: string, max: number): string {
+  return text.length > max ? text.slice(0, max) : text
+}
+
+function argsText(call: ToolCall): string {
+  const a = call.arguments
+  if (a === undefined || a === null) return ''
+  if (typeof a === 'string') return cut(a, MAX_ARGS_CHARS)
+  let s: string
+  try {
+    s = JSON.stringify(a)
+  } catch {
+    return ''
+  }
+  return cut(s, MAX_ARGS_CHARS)
+}
+
+/** The searchable text of a node (see the MAX_* limits). */
+export function searchText(n: MessageNode): string {
+  const parts: string[] = []
+  const max = n.role === 'tool' ? MAX_TOOL_CHARS : MAX_MESSAGE_CHARS
+  if (n.content) parts.push(cut(n.content, max))
+  for (const b of n.blocks ?? []) {
+    if (b.type === 'file' && b.path) parts.push(b.path)
+    else if (b.type === 'unknown' && b.text && !n.content.includes(b.text)) parts.push(cut(b.text, MAX_TOOL_CHARS))
+  }
+  if (n.thinking) parts.push(cut(n.thinking, MAX_TOOL_CHARS))
+  for (const c of n.toolCalls ?? []) {
+    parts.push(c.name)
+    const a = argsText(c)
+    if (a) parts.push(a)
+  }
+  return parts.join('\n')
+}
+
+function usageSig(u: Usage | undefined): string {
+  if (!u) return ''
+  return [u.inputTokens, u.outputTokens, u.cacheReadTokens, u.cacheWriteTokens, u.thinkingTokens, u.cost].map((x) => x ?? '').join(',')
+}
+
+function hasUsage(u: Usage | undefined): u is Usage {
+  return !!u && (u.inputTokens !== undefined || u.outputTokens !== undefined || u.cacheReadTokens !== undefined || u.cacheWriteTokens !== undefined || u.cost !== undefined)
+}
+
+/**
+ * A copy of the session small enough to keep for linking: every node keeps its id, role, tool
+ * call ids/names/arguments (arguments over 16 kB are dropped), tool-result ids and
+ * `metadata.agentId`; only the first user prompt keeps its text. The link functions of every
+ * agent (`src/main/agents/<agent>/link.ts`) read only these fields, the session's own ids,
+ * title, times and `metadata.sessionRow`.
+ */
+export function skeletonOf(session: Session): Session {
+  let promptKept = false
+  const nodes: MessageNode[] = []
+  for (const n of session.nodes) {
+    const keepText = !promptKept && n.role === 'user' && !n.isMeta && !n.event && n.content.trim() !== ''
+    if (keepText) promptKept = true
+    const agentId = n.metadata?.agentId
+    if (!keepText && !n.toolCalls?.length && !(n.role === 'tool' && n.toolCallId)) continue
+    const s: MessageNode = { nodeId: n.nodeId, role: n.role, content: keepText ? n.content : '' }
+    if (n.toolCallId !== undefined) s.toolCallId = n.toolCallId
+    if (agentId !== undefined) s.metadata = { agentId }
+    if (n.toolCalls?.length) {
+      s.toolCalls = n.toolCalls.map((c) => {
+        const copy: ToolCall = { id: c.id, name: c.name, kind: c.kind, arguments: {} }
+        try {
+          if (JSON.stringify(c.arguments ?? null).length <= MAX_SKELETON_ARGS) copy.arguments = c.arguments
+        } catch {
+          // unserialisable arguments: keep none
+        }
+        if (c.subagentSessionId !== undefined) copy.subagentSessionId = c.subagentSessionId
+        return copy
+      })
+    }
+    nodes.push(s)
+  }
+  const metadata: Record<string, unknown> = {}
+  if (session.metadata.sessionRow !== undefined) metadata.sessionRow = session.metadata.sessionRow
+  const { nodes: _n, diagnostics: _d, checkpoints: _c, metadata: _m, promptHistory: _p, ...rest } = session
+  return { ...rest, nodes, diagnostics: [], checkpoints: [], metadata }
+}
+
+/** Build the catalog record of a session read from `ref` (before any link pass). */
+export function extractSession(session: Session, ref: StoreRef): SessionRecord {
+  const summary = summarize(session, ref.home)
+  const models = new Set<string>()
+  const messages: MessageRow[] = []
+  session.nodes.forEach((n, seq) => {
+    if (n.model && n.model !== '<synthetic>') models.add(n.model)
+    const text = searchText(n)
+    const usage = hasUsage(n.usage) ? n.usage : undefined
+    if (text === '' && !usage) return
+    const names = n.toolCalls?.length ? n.toolCalls.map((c) => c.name) : n.role === 'tool' && n.toolName ? [n.toolName] : []
+    const row: MessageRow = {
+      seq,
+      nodeId: n.nodeId,
+      role: n.role,
+      toolNames: names.length ? ` ${names.join(' ')} ` : '',
+      sig: `${n.nodeId}|${n.content.length}|${text.length}|${usageSig(usage)}|${n.model ?? ''}|${n.createdAt ?? ''}`,
+      text,
+    }
+    if (n.createdAt !== undefined) row.createdAt = n.createdAt
+    if (n.model !== undefined) row.model = n.model
+    if (usage) row.usage = usage
+    messages.push(row)
+  })
+  const diagnostics = session.diagnostics.filter((d) => d.severity !== 'info').slice(0, MAX_DIAGNOSTICS)
+  return { ref, summary, models: [...models], nodeCount: session.nodes.length, messages, skeleton: skeletonOf(session), diagnostics, credentialFiles: encryptionKeyFiles([session]) }
+}

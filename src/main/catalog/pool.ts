@@ -1,0 +1,74 @@
+/**
+ * Start indexing workers (worker_threads) and hand them jobs. In a build the worker is
+ * `catalog-worker.js` beside the main bundle; from TypeScript sources (tsx, Vitest, `npx sepia`)
+ * it is `worker.ts`, loaded through tsx's loader. When no worker can be started, callers fall
+ * back to indexing on the calling thread.
+ */
+import { existsSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { Worker } from 'node:worker_threads'
+import type { StoreRef } from '../agents/types'
+import type { IndexedRef } from './indexer'
+import type { WorkerJob } from './worker'
+
+/** Messages a worker posts. */
+type WorkerMessage = { type: 'item'; item: IndexedRef } | { type: 'text'; done: number; total: number } | { type: 'done' } | { type: 'failed'; message: string }
+
+/** Start one indexing worker, or return undefined when that is impossible here. */
+export function startWorker(): Worker | undefined {
+  const here = import.meta.url
+  try {
+    if (here.endsWith('.ts')) {
+      const target = new URL('./worker.ts', here).href
+      const tsxApi = pathToFileURL(createRequire(here).resolve('tsx/esm/api').replace(/index\.cjs$/, 'index.mjs')).href
+      const code = `import(${JSON.stringify(tsxApi)}).then((m) => { m.register(); return import(${JSON.stringify(target)}) })`
+      return new Worker(code, { eval: true })
+    }
+    const built = new URL('./catalog-worker.js', here)
+    if (!existsSync(fileURLToPath(built))) return undefined
+    return new Worker(built)
+  } catch {
+    return undefined
+  }
+}
+
+/** Run one job on a worker; `onMessage` sees progress. Resolves when the worker says done. */
+export function runJob(worker: Worker, job: WorkerJob, onMessage: (m: WorkerMessage) => void): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onMsg = (m: WorkerMessage): void => {
+      if (m.type === 'done') finish()
+      else if (m.type === 'failed') finish(new Error(m.message))
+      else onMessage(m)
+    }
+    const onError = (e: Error): void => finish(e)
+    const onExit = (code: number): void => finish(new Error(`the indexing worker stopped (exit code ${code})`))
+    const finish = (e?: Error): void => {
+      worker.off('message', onMsg)
+      worker.off('error', onError)
+      worker.off('exit', onExit)
+      if (e) reject(e)
+      else resolve()
+    }
+    worker.on('message', onMsg)
+    worker.on('error', onError)
+    worker.on('exit', onExit)
+    worker.postMessage(job)
+  })
+}
+
+/**
+ * Split refs into `n` lists of about equal bytes (largest first, each to the lightest list), so
+ * one huge session does not leave the other workers idle at the end.
+ */
+export function splitBySize(refs: readonly StoreRef[], n: number): StoreRef[][] {
+  const lists: StoreRef[][] = Array.from({ length: Math.max(1, n) }, () => [])
+  const load = lists.map(() => 0)
+  for (const ref of [...refs].sort((a, b) => b.size - a.size)) {
+    let k = 0
+    for (let i = 1; i < load.length; i++) if (load[i]! < load[k]!) k = i
+    lists[k]!.push(ref)
+    load[k]! += ref.size
+  }
+  return lists.filter((l) => l.length > 0)
+}

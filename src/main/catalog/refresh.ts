@@ -1,0 +1,244 @@
+/**
+ * Incremental refresh of the catalog: discover every agent's sessions under the open homes
+ * (listings and stats only), re-read only the sessions whose files' size, mtime or list changed,
+ * drop the sessions that are gone, link the groups that changed, then fill the full-text index
+ * in the background. Large reads run on worker threads (see `pool.ts`); small ones inline.
+ *
+ * Progress is a plain object ({@link IndexStatus}) the API returns from `getIndexStatus()`.
+ */
+import { availableParallelism } from 'node:os'
+import type { IndexStatus } from '../../shared/catalog'
+import type { AgentId, Diagnostic } from '../../shared/ir'
+import type { AgentDefinition, ReadContext, StoreRef } from '../agents/types'
+import type { HomeLayout } from '../platform'
+import { indexRefs, indexText, type IndexedRef } from './indexer'
+import { linkGroup } from './link'
+import { runJob, splitBySize, startWorker } from './pool'
+import { stampOf, type CatalogStore } from './store'
+
+/** One open home: its layout and whether it is the demo library. */
+export interface OpenHome {
+  layout: HomeLayout
+  isDemo: boolean
+}
+
+/** Options of a {@link Refresher}. */
+export interface RefresherOptions {
+  /** Path of the catalog file, for workers (`':memory:'`: no workers). */
+  dbPath: string
+  /** Worker threads for reading; 0 reads on the calling thread. Default: the machine's cores (max 4). */
+  workers?: number
+  /** Reads smaller than this (bytes) stay on the calling thread. Default 32 MB. */
+  workerThreshold?: number
+  /** Pending full-text rows above which the text phase runs on a worker. Default 2,000. */
+  textWorkerThreshold?: number
+}
+
+/** What one refresh did. */
+export interface RefreshResult {
+  read: number
+  removed: number
+  failed: number
+  bytes: number
+  ms: number
+}
+
+function idle(): IndexStatus {
+  return { phase: 'idle', done: 0, total: 0, bytesDone: 0, bytesTotal: 0, textDone: 0, textTotal: 0, running: false }
+}
+
+/** Runs refreshes one at a time and keeps their progress. */
+export class Refresher {
+  private current: IndexStatus = idle()
+  private chain: Promise<unknown> = Promise.resolve()
+  private textRun: Promise<void> = Promise.resolve()
+  private pendingRuns = 0
+  /**
+   * Fill the search index after each refresh (default). A one-shot command that needs no search
+   * (`sepia usage`) turns it off: the rows stay pending for the next run.
+   */
+  textIndexing = true
+  /** Discovery and read problems of the last refresh, per home. */
+  readonly problems = new Map<string, Diagnostic[]>()
+
+  constructor(
+    private readonly store: CatalogStore,
+    private readonly agents: readonly AgentDefinition[],
+    private readonly ctx: ReadContext,
+    private readonly options: RefresherOptions,
+  ) {}
+
+  /** Progress of the running refresh (or the last one, `phase: 'idle'`). */
+  status(): IndexStatus {
+    return { ...this.current }
+  }
+
+  /** True when every given home has been fully indexed once (for all agents, or `agents`). */
+  isIndexed(homes: readonly OpenHome[], agents?: readonly AgentId[]): boolean {
+    const ids = agents ?? this.agents.map((a) => a.id)
+    return homes.every((h) => ids.every((a) => this.store.getMeta(`indexed:${h.layout.home}:${a}`) === '1'))
+  }
+
+  /**
+   * Refresh the catalog for `homes` (only `agents` when given). Refreshes run one after another;
+   * resolves when the catalog rows are written and linked (the full-text phase goes on: see
+   * {@link whenIdle}).
+   */
+  refresh(homes: readonly OpenHome[], agents?: readonly AgentId[]): Promise<RefreshResult> {
+    this.pendingRuns++
+    const run = this.chain.then(() => this.run(homes, agents)).finally(() => this.pendingRuns--)
+    this.chain = run.catch(() => undefined)
+    return run
+  }
+
+  /** Resolves when no refresh and no full-text indexing is running. */
+  async whenIdle(): Promise<void> {
+    await this.chain
+    await this.textRun
+  }
+
+  private agentsFor(ids?: readonly AgentId[]): AgentDefinition[] {
+    return ids ? this.agents.filter((a) => ids.includes(a.id)) : [...this.agents]
+  }
+
+  private async run(homes: readonly OpenHome[], agentIds?: readonly AgentId[]): Promise<RefreshResult> {
+    const started = Date.now()
+    const st: IndexStatus = { ...idle(), phase: 'discover', running: true, startedAt: started }
+    this.current = st
+    const agents = this.agentsFor(agentIds)
+    const toRead: StoreRef[] = []
+    const toRemove: number[] = []
+    const touched = new Set<string>()
+    for (const home of homes) {
+      const problems: Diagnostic[] = []
+      this.problems.set(home.layout.home, problems)
+      for (const agent of agents) {
+        let refs: StoreRef[] = []
+        try {
+          const found = await agent.discover(home.layout, this.ctx)
+          refs = found.refs
+          problems.push(...found.diagnostics)
+        } catch (e) {
+          problems.push({ severity: 'error', path: home.layout.home, agent: agent.id, message: `Could not look for ${agent.displayName} sessions: ${errorText(e)}` })
+          continue
+        }
+        const stamps = this.store.stamps(home.layout.home, agent.id)
+        const seen = new Set<string>()
+        for (const ref of refs) {
+          if (seen.has(ref.sessionId)) continue // the same id twice in one home: the first wins
+          seen.add(ref.sessionId)
+          const ours: StoreRef = { ...ref, home: home.layout.home }
+          if (stamps.get(ref.sessionId)?.stamp !== stampOf(ours)) {
+            toRead.push(ours)
+            touched.add(`${home.layout.home}\u0000${agent.id}`)
+          }
+        }
+        for (const [id, { sid }] of stamps) {
+          if (!seen.has(id)) {
+            toRemove.push(sid)
+            touched.add(`${home.layout.home}\u0000${agent.id}`)
+          }
+        }
+      }
+    }
+    st.phase = 'read'
+    st.total = toRead.length
+    st.bytesTotal = toRead.reduce((n, r) => n + r.size, 0)
+    let failed = 0
+    const onItem = (item: IndexedRef): void => {
+      st.done++
+      st.bytesDone += item.bytes
+      if (item.error) {
+        failed++
+        this.problems.get(item.home)?.push(item.error)
+      }
+    }
+    await this.read(toRead, st.bytesTotal, onItem)
+    this.store.deleteSessions(toRemove)
+    st.phase = 'link'
+    for (const key of touched) {
+      const [home, agentId] = key.split('\u0000') as [string, AgentId]
+      const agent = agents.find((a) => a.id === agentId)
+      if (!agent) continue
+      const { error } = linkGroup(this.store, home, agent)
+      if (error) this.problems.get(home)?.push({ severity: 'warning', path: home, agent: agent.id, message: `Could not link sub-agent sessions: ${error}` })
+    }
+    for (const home of homes) for (const a of agents) this.store.setMeta(`indexed:${home.layout.home}:${a.id}`, '1')
+    const result: RefreshResult = { read: toRead.length - failed, removed: toRemove.length, failed, bytes: st.bytesTotal, ms: Date.now() - started }
+    st.finishedAt = Date.now()
+    this.startText(st)
+    return result
+  }
+
+  private async read(refs: StoreRef[], bytes: number, onItem: (i: IndexedRef) => void): Promise<void> {
+    if (refs.length === 0) return
+    const want = this.options.workers ?? Math.min(4, availableParallelism())
+    const threshold = this.options.workerThreshold ?? 32e6
+    if (want > 0 && this.options.dbPath !== ':memory:' && bytes >= threshold) {
+      const lists = splitBySize(refs, Math.min(want, refs.length))
+      const workers = lists.map(() => startWorker())
+      if (workers.every((w) => w !== undefined)) {
+        const doneKeys = new Set<string>()
+        const track = (i: IndexedRef): void => {
+          doneKeys.add(`${i.home}\u0000${i.agent}\u0000${i.sessionId}`)
+          onItem(i)
+        }
+        try {
+          await Promise.all(lists.map((list, k) => runJob(workers[k]!, { type: 'index', dbPath: this.options.dbPath, refs: list }, (m) => m.type === 'item' && track(m.item))))
+          return
+        } catch {
+          // A worker died (out of memory, a crash): finish what it left on this thread.
+          refs = refs.filter((r) => !doneKeys.has(`${r.home}\u0000${r.agent}\u0000${r.sessionId}`))
+        } finally {
+          for (const w of workers) void w?.terminate()
+        }
+      } else {
+        for (const w of workers) void w?.terminate()
+      }
+    }
+    const byId = new Map(this.agents.map((a) => [a.id as string, a]))
+    await indexRefs(refs, (id) => byId.get(id)!, this.store, this.ctx, onItem)
+  }
+
+  /** Fill the full-text index after a refresh (background; tracked by `textRun`). */
+  private startText(st: IndexStatus): void {
+    const pending = this.store.ftsPending()
+    st.textTotal = pending
+    if (pending === 0 || !this.textIndexing) {
+      st.phase = 'idle'
+      st.running = false
+      return
+    }
+    st.phase = 'search'
+    const onStep = (done: number, total: number): void => {
+      st.textDone = done
+      st.textTotal = total
+    }
+    const finish = (): void => {
+      if (this.current === st) {
+        st.phase = 'idle'
+        st.running = false
+      }
+    }
+    const threshold = this.options.textWorkerThreshold ?? 2_000
+    this.textRun = this.textRun.then(async () => {
+      const worker = pending >= threshold && this.options.dbPath !== ':memory:' && (this.options.workers ?? 1) > 0 ? startWorker() : undefined
+      if (worker) {
+        try {
+          await runJob(worker, { type: 'text', dbPath: this.options.dbPath }, (m) => m.type === 'text' && onStep(m.done, m.total))
+        } catch {
+          // fall through to the inline pass for whatever is left
+        } finally {
+          void worker.terminate()
+        }
+      }
+      // Small batches on this thread so other work (API calls) gets turns in between.
+      await indexText(this.store, onStep, () => this.pendingRuns > 0 && this.current !== st, 250)
+      finish()
+    })
+  }
+}
+
+function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e)
+}

@@ -1,0 +1,160 @@
+/**
+ * The catalog database: a cache of what the readers found, in `<appDataDir>/catalog.sqlite`
+ * (better-sqlite3). Deleting it loses nothing: every row is rebuilt from the stores.
+ *
+ * Tables (all times ms since epoch, tokens integers, cost USD):
+ * - `sessions`: one row per (home, agent, session id) with the list fields, usage totals, the
+ *   StoreRef it was read from (`ref`), its files' total size and newest mtime (`stamp`: the refresh
+ *   key), the link results of the last link pass and `gen` (the change counter when last written).
+ * - `files`: the source files of each session with size and mtime.
+ * - `messages`: one row per IR node that has text: node id, role, time, model, tool names and the
+ *   text that is searchable (capped, see `extract.ts`). `fts` indexes `messages.text`
+ *   (external-content FTS5); `fts_pending` lists rows not yet in `fts` (the search phase of a
+ *   refresh fills them in the background).
+ * - `usage`: one row per node that records token usage (for aggregations by day/model/...).
+ * - `removed`: sessions deleted from the catalog, with the `gen` of their removal (for `getChanges`).
+ * - `meta`: key/value (the `gen` counter, the homes fully indexed).
+ *
+ * Tokenizer: `unicode61 remove_diacritics 2` with its default separators, so `src/main/lib.ts`
+ * is indexed as `src main lib ts` and a query for a path or `snake_case` name is run as a phrase
+ * of those tokens (see `search/query.ts`). Measured on 50 MB of code-like text (BENCHMARKS.md):
+ * unicode61 8.9 MB/s and 82 MB of index; `tokenchars '_-./'` 11.3 MB/s but a search for
+ * `library` then misses `src/main/library.ts`; `prefix='2 3'` 4.6 MB/s; trigram 1.6 MB/s and
+ * 179 MB. Prefix queries (`getSess*`) run on the plain index.
+ */
+import Database from 'better-sqlite3'
+import { mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
+
+/** Version of the catalog's schema; a catalog with another version is emptied and rebuilt. */
+export const SCHEMA_VERSION = 4
+
+/** File name of the catalog inside the app data folder. */
+export const CATALOG_FILE = 'catalog.sqlite'
+
+const DDL = `
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS sessions (
+  sid INTEGER PRIMARY KEY,
+  home TEXT NOT NULL,
+  agent TEXT NOT NULL,
+  session_id TEXT NOT NULL,
+  format TEXT NOT NULL,
+  project TEXT,
+  title TEXT,
+  created_at INTEGER,
+  last_activity_at INTEGER,
+  model TEXT,
+  models TEXT,
+  message_count INTEGER NOT NULL DEFAULT 0,
+  tool_call_count INTEGER NOT NULL DEFAULT 0,
+  node_count INTEGER NOT NULL DEFAULT 0,
+  diagnostic_count INTEGER NOT NULL DEFAULT 0,
+  parent_session_id TEXT,
+  parent_tool_call_id TEXT,
+  child_session_ids TEXT,
+  call_links TEXT,
+  link_agent_name TEXT,
+  input_tokens INTEGER,
+  output_tokens INTEGER,
+  cache_read_tokens INTEGER,
+  cache_write_tokens INTEGER,
+  thinking_tokens INTEGER,
+  cost REAL,
+  size INTEGER NOT NULL,
+  mtime_ms REAL NOT NULL,
+  stamp TEXT NOT NULL,
+  ref TEXT NOT NULL,
+  summary TEXT NOT NULL,
+  skeleton TEXT,
+  diagnostics TEXT,
+  credentials TEXT,
+  gen INTEGER NOT NULL,
+  UNIQUE (home, agent, session_id)
+);
+CREATE INDEX IF NOT EXISTS sessions_gen ON sessions(gen);
+CREATE INDEX IF NOT EXISTS sessions_parent ON sessions(home, agent, parent_session_id);
+CREATE TABLE IF NOT EXISTS files (
+  sid INTEGER NOT NULL,
+  path TEXT NOT NULL,
+  size INTEGER NOT NULL,
+  mtime_ms REAL NOT NULL,
+  PRIMARY KEY (sid, path)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS messages (
+  mid INTEGER PRIMARY KEY,
+  sid INTEGER NOT NULL,
+  seq INTEGER NOT NULL,
+  node_id TEXT NOT NULL,
+  role TEXT NOT NULL,
+  created_at INTEGER,
+  model TEXT,
+  tool_names TEXT,
+  sig TEXT NOT NULL,
+  text TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS messages_sid ON messages(sid, seq);
+CREATE TABLE IF NOT EXISTS usage (
+  mid INTEGER PRIMARY KEY,
+  sid INTEGER NOT NULL,
+  seq INTEGER NOT NULL,
+  created_at INTEGER,
+  model TEXT,
+  input_tokens INTEGER NOT NULL DEFAULT 0,
+  output_tokens INTEGER NOT NULL DEFAULT 0,
+  cache_read_tokens INTEGER NOT NULL DEFAULT 0,
+  cache_write_tokens INTEGER NOT NULL DEFAULT 0,
+  thinking_tokens INTEGER NOT NULL DEFAULT 0,
+  cost REAL
+);
+CREATE INDEX IF NOT EXISTS usage_sid ON usage(sid, seq);
+CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(text, content='messages', content_rowid='mid', tokenize='unicode61 remove_diacritics 2');
+CREATE TABLE IF NOT EXISTS fts_pending (mid INTEGER PRIMARY KEY);
+CREATE TABLE IF NOT EXISTS removed (home TEXT NOT NULL, agent TEXT NOT NULL, session_id TEXT NOT NULL, gen INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS removed_gen ON removed(gen);
+INSERT OR IGNORE INTO meta(key, value) VALUES ('gen', '0');
+`
+
+const DROP = `
+DROP TABLE IF EXISTS fts;
+DROP TABLE IF EXISTS fts_pending;
+DROP TABLE IF EXISTS usage;
+DROP TABLE IF EXISTS messages;
+DROP TABLE IF EXISTS files;
+DROP TABLE IF EXISTS sessions;
+DROP TABLE IF EXISTS removed;
+DROP TABLE IF EXISTS meta;
+`
+
+/**
+ * Open (creating when absent) the catalog at `path`, or an in-memory catalog for `':memory:'`.
+ * Sets WAL mode (readers never wait for the indexer), a 10 s busy timeout (several processes —
+ * the app, a CLI, workers — may share one catalog) and creates or upgrades the schema: a catalog
+ * of another {@link SCHEMA_VERSION} is emptied (it is a cache). Throws the SQLite error when the
+ * file cannot be opened or is not a database.
+ */
+export function openCatalog(path: string): Database.Database {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
+  const db = new Database(path)
+  try {
+    db.pragma('busy_timeout = 10000')
+    if (path !== ':memory:') db.pragma('journal_mode = WAL')
+    db.pragma('synchronous = NORMAL')
+    db.pragma('cache_size = -32768')
+    db.pragma('temp_store = MEMORY')
+    const version = db.pragma('user_version', { simple: true }) as number
+    if (version !== SCHEMA_VERSION) {
+      db.transaction(() => {
+        const again = db.pragma('user_version', { simple: true }) as number
+        if (again === SCHEMA_VERSION) return
+        db.exec(DROP)
+        db.exec(DDL)
+        db.pragma(`user_version = ${SCHEMA_VERSION}`)
+      }).immediate()
+    }
+  } catch (e) {
+    db.close()
+    throw e
+  }
+  return db
+}

@@ -1,0 +1,334 @@
+/**
+ * Reads and writes of the catalog tables (schema in `schema.ts`). One instance per connection;
+ * the main thread and each indexing worker have their own. Every write bumps the `gen` counter
+ * inside its transaction, so `gen` orders changes across connections (see `changesSince`).
+ */
+import type Database from 'better-sqlite3'
+import type { CredentialFile } from '../../shared/api'
+import type { AgentId, Diagnostic, Session, SessionSummary } from '../../shared/ir'
+import type { StoreRef } from '../agents/types'
+import type { MessageRow, SessionRecord } from './extract'
+
+/** A source file with its size (bytes) and mtime (ms since epoch). */
+export interface FileStamp {
+  path: string
+  size: number
+  mtimeMs: number
+}
+
+/** The refresh key of a ref: total size and newest mtime of its files, plus the file list. */
+export function stampOf(ref: Pick<StoreRef, 'size' | 'mtimeMs' | 'files'>): string {
+  return `${ref.size}:${ref.mtimeMs}:${ref.files.join('\u0000')}`
+}
+
+/** Link results of a session after the link pass. */
+export interface LinkState {
+  parentSessionId?: string
+  parentToolCallId?: string
+  childSessionIds?: string[]
+  /** Tool call id → the sub-agent session it spawned. */
+  callLinks?: Record<string, string>
+  /** Sub-agent name a link pass found (Gemini: the spawning call's `agent_name`). */
+  agentName?: string
+}
+
+/** A catalog session row as the library needs it. */
+export interface CatalogSession {
+  sid: number
+  home: string
+  agent: AgentId
+  sessionId: string
+  ref: StoreRef
+  summary: SessionSummary
+  nodeCount: number
+  links: LinkState
+  gen: number
+}
+
+interface SessionRowDb {
+  sid: number
+  home: string
+  agent: string
+  session_id: string
+  ref: string
+  summary: string
+  node_count: number
+  parent_session_id: string | null
+  parent_tool_call_id: string | null
+  child_session_ids: string | null
+  call_links: string | null
+  link_agent_name: string | null
+  gen: number
+  diagnostics?: string | null
+}
+
+function parseJson<T>(text: string | null | undefined, fallback: T): T {
+  if (!text) return fallback
+  try {
+    return JSON.parse(text) as T
+  } catch {
+    return fallback
+  }
+}
+
+/** Turn a row into a {@link CatalogSession}; the link columns override the read summary. */
+export function rowToSession(r: SessionRowDb): CatalogSession {
+  const summary = parseJson<SessionSummary>(r.summary, {} as SessionSummary)
+  const links: LinkState = {}
+  if (r.parent_session_id !== null) links.parentSessionId = r.parent_session_id
+  if (r.parent_tool_call_id !== null) links.parentToolCallId = r.parent_tool_call_id
+  const kids = parseJson<string[]>(r.child_session_ids, [])
+  if (kids.length) links.childSessionIds = kids
+  const calls = parseJson<Record<string, string>>(r.call_links, {})
+  if (Object.keys(calls).length) links.callLinks = calls
+  if (r.link_agent_name !== null) {
+    links.agentName = r.link_agent_name
+    summary.agentName = r.link_agent_name
+  }
+  delete summary.parentSessionId
+  delete summary.childSessionIds
+  if (links.parentSessionId !== undefined) summary.parentSessionId = links.parentSessionId
+  if (links.childSessionIds) summary.childSessionIds = links.childSessionIds
+  return {
+    sid: r.sid,
+    home: r.home,
+    agent: r.agent as AgentId,
+    sessionId: r.session_id,
+    ref: parseJson<StoreRef>(r.ref, {} as StoreRef),
+    summary,
+    nodeCount: r.node_count,
+    links,
+    gen: r.gen,
+  }
+}
+
+const SESSION_COLUMNS = 'sid, home, agent, session_id, ref, summary, node_count, parent_session_id, parent_tool_call_id, child_session_ids, call_links, link_agent_name, gen'
+
+/** Placeholders `(?, ?, ...)` for an IN list. */
+export function inList(n: number): string {
+  return `(${Array.from({ length: Math.max(1, n) }, () => '?').join(', ')})`
+}
+
+/** The catalog's reads and writes over one connection. */
+export class CatalogStore {
+  private readonly statements = new Map<string, Database.Statement>()
+  constructor(readonly db: Database.Database) {}
+
+  /** A prepared statement, cached per SQL text. */
+  private st(sql: string): Database.Statement {
+    let s = this.statements.get(sql)
+    if (!s) {
+      s = this.db.prepare(sql)
+      this.statements.set(sql, s)
+    }
+    return s
+  }
+
+  /** Bump and return the change counter (call inside a write transaction). */
+  nextGen(): number {
+    const row = this.st(`UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'gen' RETURNING value`).get() as { value: string | number }
+    return Number(row.value)
+  }
+
+  /** The current change counter. */
+  currentGen(): number {
+    const row = this.st(`SELECT value FROM meta WHERE key = 'gen'`).get() as { value: string } | undefined
+    return row ? Number(row.value) : 0
+  }
+
+  /** A `meta` value. */
+  getMeta(key: string): string | undefined {
+    return (this.st('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined)?.value
+  }
+
+  /** Set a `meta` value. */
+  setMeta(key: string, value: string): void {
+    this.st('INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, value)
+  }
+
+  /** session id → {sid, stamp} for one agent under one home. */
+  stamps(home: string, agent: AgentId): Map<string, { sid: number; stamp: string }> {
+    const rows = this.st('SELECT sid, session_id, stamp FROM sessions WHERE home = ? AND agent = ?').all(home, agent) as { sid: number; session_id: string; stamp: string }[]
+    return new Map(rows.map((r) => [r.session_id, { sid: r.sid, stamp: r.stamp }]))
+  }
+
+  /**
+   * Write (insert or replace) one session. Message rows whose signature is unchanged from the
+   * previous version are kept (an appended transcript re-indexes only its tail); the rest are
+   * replaced and queued for full-text indexing. Returns the gen of the write.
+   */
+  writeSession(rec: SessionRecord, files: FileStamp[]): number {
+    return this.db.transaction(() => {
+      const gen = this.nextGen()
+      const s = rec.summary
+      const u = s.usage
+      const existing = this.st('SELECT sid FROM sessions WHERE home = ? AND agent = ? AND session_id = ?').get(rec.ref.home, rec.ref.agent, rec.ref.sessionId) as { sid: number } | undefined
+      const values = [
+        rec.ref.home, rec.ref.agent, rec.ref.sessionId, rec.ref.format, s.workingDirectory ?? null, s.title ?? null, s.createdAt ?? null, s.lastActivityAt ?? null,
+        s.model ?? null, JSON.stringify(rec.models), s.messageCount, s.toolCallCount, rec.nodeCount, s.diagnosticCount,
+        s.parentSessionId ?? null, s.childSessionIds?.length ? JSON.stringify(s.childSessionIds) : null,
+        u?.inputTokens ?? null, u?.outputTokens ?? null, u?.cacheReadTokens ?? null, u?.cacheWriteTokens ?? null, u?.thinkingTokens ?? null, u?.cost ?? null,
+        rec.ref.size, rec.ref.mtimeMs, stampOf(rec.ref), JSON.stringify(rec.ref), JSON.stringify(s), JSON.stringify(rec.skeleton),
+        rec.diagnostics.length ? JSON.stringify(rec.diagnostics) : null, rec.credentialFiles.length ? JSON.stringify(rec.credentialFiles) : null, gen,
+      ]
+      const cols = `home, agent, session_id, format, project, title, created_at, last_activity_at, model, models, message_count, tool_call_count, node_count, diagnostic_count,
+        parent_session_id, child_session_ids, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, thinking_tokens, cost,
+        size, mtime_ms, stamp, ref, summary, skeleton, diagnostics, credentials, gen`
+      let sid: number
+      if (existing) {
+        sid = existing.sid
+        const set = cols.split(',').map((c) => `${c.trim()} = ?`).join(', ')
+        this.st(`UPDATE sessions SET ${set}, parent_tool_call_id = NULL, call_links = NULL, link_agent_name = NULL WHERE sid = ?`).run(...values, sid)
+      } else {
+        sid = Number(this.st(`INSERT INTO sessions (${cols}) VALUES ${inList(values.length)}`).run(...values).lastInsertRowid)
+      }
+      this.st('DELETE FROM files WHERE sid = ?').run(sid)
+      const insFile = this.st('INSERT OR REPLACE INTO files (sid, path, size, mtime_ms) VALUES (?, ?, ?, ?)')
+      for (const f of files) insFile.run(sid, f.path, f.size, f.mtimeMs)
+      this.replaceMessages(sid, rec.messages)
+      return gen
+    })()
+  }
+
+  private replaceMessages(sid: number, messages: MessageRow[]): void {
+    const old = this.st('SELECT mid, seq, sig FROM messages WHERE sid = ? ORDER BY seq').all(sid) as { mid: number; seq: number; sig: string }[]
+    let keep = 0
+    while (keep < old.length && keep < messages.length && old[keep]!.seq === messages[keep]!.seq && old[keep]!.sig === messages[keep]!.sig) keep++
+    if (keep < old.length) this.deleteMessages(old.slice(keep).map((o) => o.mid))
+    const insMsg = this.st('INSERT INTO messages (sid, seq, node_id, role, created_at, model, tool_names, sig, text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
+    const insPending = this.st('INSERT INTO fts_pending (mid) VALUES (?)')
+    const insUsage = this.st(
+      'INSERT INTO usage (mid, sid, seq, created_at, model, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, thinking_tokens, cost) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    )
+    for (let i = keep; i < messages.length; i++) {
+      const m = messages[i]!
+      const mid = Number(insMsg.run(sid, m.seq, m.nodeId, m.role, m.createdAt ?? null, m.model ?? null, m.toolNames, m.sig, m.text).lastInsertRowid)
+      if (m.text !== '') insPending.run(mid)
+      const u = m.usage
+      if (u) insUsage.run(mid, sid, m.seq, m.createdAt ?? null, m.model ?? null, u.inputTokens ?? 0, u.outputTokens ?? 0, u.cacheReadTokens ?? 0, u.cacheWriteTokens ?? 0, u.thinkingTokens ?? 0, u.cost ?? null)
+    }
+  }
+
+  /** Delete message rows (and their usage and full-text entries). */
+  private deleteMessages(mids: number[]): void {
+    const pending = this.st('DELETE FROM fts_pending WHERE mid = ?')
+    const ftsDelete = this.st(`INSERT INTO fts(fts, rowid, text) SELECT 'delete', mid, text FROM messages WHERE mid = ?`)
+    const delMsg = this.st('DELETE FROM messages WHERE mid = ?')
+    const delUsage = this.st('DELETE FROM usage WHERE mid = ?')
+    for (const mid of mids) {
+      // A row still pending was never added to the index: removing it there would corrupt it.
+      if (pending.run(mid).changes === 0) ftsDelete.run(mid)
+      delUsage.run(mid)
+      delMsg.run(mid)
+    }
+  }
+
+  /** Remove sessions (by sid) and record their removal for `changesSince`. */
+  deleteSessions(sids: number[]): void {
+    if (sids.length === 0) return
+    this.db.transaction(() => {
+      const gen = this.nextGen()
+      for (const sid of sids) {
+        const row = this.st('SELECT home, agent, session_id FROM sessions WHERE sid = ?').get(sid) as { home: string; agent: string; session_id: string } | undefined
+        if (!row) continue
+        const mids = (this.st('SELECT mid FROM messages WHERE sid = ?').all(sid) as { mid: number }[]).map((r) => r.mid)
+        this.deleteMessages(mids)
+        this.st('DELETE FROM files WHERE sid = ?').run(sid)
+        this.st('DELETE FROM sessions WHERE sid = ?').run(sid)
+        this.st('INSERT INTO removed (home, agent, session_id, gen) VALUES (?, ?, ?, ?)').run(row.home, row.agent, row.session_id, gen)
+      }
+    })()
+  }
+
+  /**
+   * Every session under `homes` (in no particular order). `withRef: false` skips the StoreRef
+   * (`ref` is then an empty object): listing 10,000 sessions does not need it.
+   */
+  listSessions(homes: readonly string[], withRef = true): CatalogSession[] {
+    if (homes.length === 0) return []
+    const cols = withRef ? SESSION_COLUMNS : SESSION_COLUMNS.replace('ref, ', "'{}' AS ref, ")
+    const rows = this.st(`SELECT ${cols} FROM sessions WHERE home IN ${inList(homes.length)}`).all(...homes) as SessionRowDb[]
+    return rows.map(rowToSession)
+  }
+
+  /** Non-info diagnostics recorded for the sessions under `homes` (capped per session). */
+  listDiagnostics(homes: readonly string[]): Diagnostic[] {
+    if (homes.length === 0) return []
+    const rows = this.st(`SELECT diagnostics FROM sessions WHERE diagnostics IS NOT NULL AND home IN ${inList(homes.length)}`).all(...homes) as { diagnostics: string }[]
+    return rows.flatMap((r) => parseJson<Diagnostic[]>(r.diagnostics, []))
+  }
+
+  /** Encryption-key files named by the sessions under `homes`. */
+  listCredentialFiles(homes: readonly string[]): CredentialFile[] {
+    if (homes.length === 0) return []
+    const rows = this.st(`SELECT credentials FROM sessions WHERE credentials IS NOT NULL AND home IN ${inList(homes.length)}`).all(...homes) as { credentials: string }[]
+    return rows.flatMap((r) => parseJson<CredentialFile[]>(r.credentials, []))
+  }
+
+  /** One session by agent and id, from the first of `homes` that has it. */
+  findSession(homes: readonly string[], agent: AgentId, sessionId: string): CatalogSession | undefined {
+    for (const home of homes) {
+      const r = this.st(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE home = ? AND agent = ? AND session_id = ?`).get(home, agent, sessionId) as SessionRowDb | undefined
+      if (r) return rowToSession(r)
+    }
+    return undefined
+  }
+
+  /** Sessions written or re-linked after `gen`, under `homes`. */
+  changedSince(homes: readonly string[], gen: number): CatalogSession[] {
+    if (homes.length === 0) return []
+    const rows = this.st(`SELECT ${SESSION_COLUMNS} FROM sessions WHERE gen > ? AND home IN ${inList(homes.length)}`).all(gen, ...homes) as SessionRowDb[]
+    return rows.map(rowToSession)
+  }
+
+  /** Sessions removed after `gen`, under `homes`. */
+  removedSince(homes: readonly string[], gen: number): { agent: AgentId; sessionId: string }[] {
+    if (homes.length === 0) return []
+    const rows = this.st(`SELECT agent, session_id FROM removed WHERE gen > ? AND home IN ${inList(homes.length)}`).all(gen, ...homes) as { agent: string; session_id: string }[]
+    return rows.map((r) => ({ agent: r.agent as AgentId, sessionId: r.session_id }))
+  }
+
+  /** Link skeletons of one agent's sessions under a home. */
+  skeletons(home: string, agent: AgentId): { sid: number; skeleton: Session; links: LinkState }[] {
+    const rows = this.st(`SELECT ${SESSION_COLUMNS}, skeleton FROM sessions WHERE home = ? AND agent = ?`).all(home, agent) as (SessionRowDb & { skeleton: string | null })[]
+    return rows.map((r) => ({ sid: r.sid, skeleton: parseJson<Session>(r.skeleton, undefined as unknown as Session), links: rowToSession(r).links })).filter((x) => x.skeleton)
+  }
+
+  /** Store link results; bumps `gen` only for rows whose links changed. */
+  updateLinks(updates: { sid: number; links: LinkState }[]): void {
+    if (updates.length === 0) return
+    this.db.transaction(() => {
+      const gen = this.nextGen()
+      const st = this.st('UPDATE sessions SET parent_session_id = ?, parent_tool_call_id = ?, child_session_ids = ?, call_links = ?, link_agent_name = ?, gen = ? WHERE sid = ?')
+      for (const { sid, links } of updates) {
+        st.run(
+          links.parentSessionId ?? null,
+          links.parentToolCallId ?? null,
+          links.childSessionIds?.length ? JSON.stringify(links.childSessionIds) : null,
+          links.callLinks && Object.keys(links.callLinks).length ? JSON.stringify(links.callLinks) : null,
+          links.agentName ?? null,
+          gen,
+          sid,
+        )
+      }
+    })()
+  }
+
+  /** Rows waiting for the full-text index. */
+  ftsPending(): number {
+    return (this.st('SELECT count(*) AS n FROM fts_pending').get() as { n: number }).n
+  }
+
+  /** Add up to `limit` pending rows to the full-text index. Returns how many were added. */
+  ftsStep(limit: number): number {
+    return this.db.transaction(() => {
+      const mids = (this.st('SELECT mid FROM fts_pending ORDER BY mid LIMIT ?').all(limit) as { mid: number }[]).map((r) => r.mid)
+      if (mids.length === 0) return 0
+      const first = mids[0]!
+      const last = mids[mids.length - 1]!
+      this.st(`INSERT INTO fts(rowid, text) SELECT m.mid, m.text FROM fts_pending p JOIN messages m ON m.mid = p.mid WHERE p.mid BETWEEN ? AND ?`).run(first, last)
+      this.st('DELETE FROM fts_pending WHERE mid BETWEEN ? AND ?').run(first, last)
+      return mids.length
+    })()
+  }
+}

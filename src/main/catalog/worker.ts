@@ -1,0 +1,45 @@
+/**
+ * Entry of an indexing worker (worker_threads). Protocol (structured-clone messages):
+ *
+ *   main → worker  {type: 'index', dbPath, refs: StoreRef[]}   read + store each ref
+ *                  {type: 'text', dbPath}                      fill the full-text index
+ *   worker → main  {type: 'item', item: IndexedRef}            after each ref
+ *                  {type: 'text', done, total}                 after each full-text batch
+ *                  {type: 'done'} | {type: 'failed', message}
+ *
+ * Built as its own entry (`catalog-worker.js`, electron.vite.config.ts); in development it is
+ * loaded through tsx (see `pool.ts`).
+ */
+import { parentPort } from 'node:worker_threads'
+import { agentById } from '../agents/registry'
+import type { StoreRef } from '../agents/types'
+import { indexRefs, indexText } from './indexer'
+import { openCatalog } from './schema'
+import { CatalogStore } from './store'
+
+/** A job sent to a worker. */
+export type WorkerJob = { type: 'index'; dbPath: string; refs: StoreRef[] } | { type: 'text'; dbPath: string }
+
+const port = parentPort
+if (port) {
+  port.on('message', (job: WorkerJob) => {
+    void run(job).then(
+      () => port.postMessage({ type: 'done' }),
+      (e) => port.postMessage({ type: 'failed', message: e instanceof Error ? e.message : String(e) }),
+    )
+  })
+}
+
+async function run(job: WorkerJob): Promise<void> {
+  const db = openCatalog(job.dbPath)
+  try {
+    const store = new CatalogStore(db)
+    if (job.type === 'index') {
+      await indexRefs(job.refs, agentById, store, { now: Date.now }, (item) => port!.postMessage({ type: 'item', item }))
+    } else {
+      await indexText(store, (done, total) => port!.postMessage({ type: 'text', done, total }))
+    }
+  } finally {
+    db.close()
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * Message content for a target: text stays text; images and files stay blocks where the target's
+ * store holds them (Claude Code `image`/`document`, Cline `image`/`file`; `TargetVocabulary.blocks`),
+ * else they become a short note in the text; unknown blocks keep their text or are dropped.
+ */
+import type { ContentBlock, MessageNode } from '../../shared/ir'
+import type { TargetVocabulary } from './vocabulary'
+import type { WarningSink } from './warnings'
+
+/** Content as written: the text projection and, when a non-text block is kept, the ordered blocks. */
+export interface AdaptedContent {
+  content: string
+  blocks?: ContentBlock[]
+}
+
+/** Note written in place of an image the target cannot hold. */
+export function imageNote(b: Extract<ContentBlock, { type: 'image' }>): string {
+  return `[Image${b.mediaType ? ` (${b.mediaType})` : ''}${b.uri ? `: ${b.uri}` : ''}, not carried over]`
+}
+
+/** Note written in place of a file the target cannot hold. */
+export function fileNote(b: Extract<ContentBlock, { type: 'file' }>): string {
+  return `[Attached file${b.path ? ` ${b.path}` : ''}${b.mediaType ? ` (${b.mediaType})` : ''}, not carried over]`
+}
+
+/** Adapt `node`'s content for `vocab` (see the module comment); counts notes and drops in `sink`. */
+export function adaptContent(node: MessageNode, vocab: TargetVocabulary, sink: WarningSink): AdaptedContent {
+  if (!node.blocks || node.blocks.length === 0) return { content: node.content }
+  const texts: string[] = []
+  const out: ContentBlock[] = []
+  let kept = false
+  const text = (t: string): void => {
+    if (t === '') return
+    texts.push(t)
+    out.push({ type: 'text', text: t })
+  }
+  for (const b of node.blocks) {
+    switch (b.type) {
+      case 'text':
+        text(b.text)
+        break
+      case 'image':
+        if (vocab.blocks.image && b.data && (node.role !== 'tool' || vocab.blocks.toolResultImages)) {
+          out.push(b)
+          kept = true
+        } else {
+          text(imageNote(b))
+          sink.add({ kind: 'image-as-note', count: 1 })
+        }
+        break
+      case 'file':
+        if (vocab.blocks.file && b.text !== undefined && node.role !== 'tool') {
+          out.push(b)
+          kept = true
+        } else {
+          text(fileNote(b))
+          sink.add({ kind: 'file-as-note', count: 1 })
+        }
+        break
+      case 'unknown':
+        if (b.text) text(b.text)
+        else sink.add({ kind: 'block-dropped', count: 1, blockType: b.originalType })
+        break
+      default: {
+        const never: never = b
+        void never
+      }
+    }
+  }
+  const content = texts.join('\n\n')
+  return kept ? { content, blocks: out } : { content }
+}

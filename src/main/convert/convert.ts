@@ -1,0 +1,137 @@
+/**
+ * One conversion, from a read source session to a target agent's store:
+ * prepare (`prepare.ts`) → write with the target's writer (`AgentDefinition.write`) → read back
+ * and compare (`verify.ts`). `planConversion` stops before writing (the writer runs with
+ * `dryRun`), so the Convert dialog and `sepia convert --dry-run` show the warnings first.
+ */
+import { randomUUID } from 'node:crypto'
+import { SepiaError } from '../../shared/api'
+import { type ConvertPlan, type ConvertResult, mergeWarnings, shellQuote, WARNING_SEVERITY } from '../../shared/convert'
+import type { Session } from '../../shared/ir'
+import type { AgentDefinition, ReadContext, WriteOptions, WriteResult } from '../agents/types'
+import type { HomeLayout } from '../platform'
+import { prepareForTarget, type TargetProfile } from './prepare'
+import { transcriptOf } from './transcript'
+import { readBack, verifyWritten } from './verify'
+import { VOCABULARIES } from './vocab'
+
+/** Progress of a long operation: `done` of `total` steps, in `phase` (plain words). */
+export type ProgressFn = (done: number, total: number, phase: string) => void
+
+/** Everything one conversion needs (I/O injected: clock, ids, fault hook). */
+export interface ConversionInput {
+  /** The source session as read (unmasked). */
+  session: Session
+  target: AgentDefinition
+  /** The home written into. */
+  layout: HomeLayout
+  textOnly: boolean
+  /** Working directory for the converted session (default: the source's). */
+  cwd?: string
+  now(): number
+  /** Random UUIDs (default `crypto.randomUUID`). */
+  newId?(): string
+  ctx: ReadContext
+  /** Test hook passed to the writer. */
+  fault?: (step: string) => void
+  onProgress?: ProgressFn
+}
+
+/** The preparation profile of `target`. Throws `CANNOT_WRITE` when it has no writer. */
+export function targetProfile(target: AgentDefinition): TargetProfile {
+  const vocabulary = VOCABULARIES[target.id]
+  if (!target.write || !target.capabilities.canWrite || !vocabulary) {
+    throw new SepiaError({ code: 'CANNOT_WRITE', message: `Sepia cannot write ${target.displayName} sessions yet. Choose another agent to continue in.` })
+  }
+  const profile: TargetProfile = { agent: target.id, displayName: target.displayName, vocabulary }
+  if (target.capabilities.providerFamily) profile.providerFamily = target.capabilities.providerFamily
+  return profile
+}
+
+function writeOptions(input: ConversionInput, dryRun: boolean): WriteOptions {
+  const opts: WriteOptions = {
+    layout: input.layout,
+    textOnly: input.textOnly,
+    dryRun,
+    now: input.now,
+    newId: input.newId ?? randomUUID,
+    sourceRef: { agent: input.session.agent, sessionId: input.session.id },
+  }
+  const path = input.session.source.files[0]
+  if (path !== undefined) opts.sourceRef.path = path
+  if (input.fault) opts.fault = input.fault
+  return opts
+}
+
+async function write(input: ConversionInput, prepared: Session, dryRun: boolean): Promise<WriteResult> {
+  try {
+    return await input.target.write!(prepared, writeOptions(input, dryRun))
+  } catch (e) {
+    if (e instanceof SepiaError) throw e
+    throw new SepiaError({ code: 'WRITE_FAILED', message: `Could not write the ${input.target.displayName} session: ${(e as Error).message}. Nothing was left behind.` })
+  }
+}
+
+function planFrom(input: ConversionInput, profile: TargetProfile, prepared: Session, written: WriteResult, prepWarnings: ConvertPlan['warnings']): ConvertPlan {
+  const warnings = mergeWarnings([...prepWarnings, ...written.warnings])
+  const s = input.session
+  const plan: ConvertPlan = {
+    source: { agent: s.agent, id: s.id },
+    target: { agent: profile.agent, displayName: profile.displayName, home: input.layout.home },
+    textOnly: input.textOnly,
+    warnings,
+    losses: warnings.filter((w) => WARNING_SEVERITY[w.kind] === 'loss').length,
+    counts: transcriptOf(prepared).counts,
+    sessionId: written.output.sessionId,
+    files: written.output.files,
+    resumeCommand: written.output.resumeCommand,
+  }
+  if (profile.providerFamily) plan.target.providerFamily = profile.providerFamily
+  if (s.title !== undefined) plan.source.title = s.title
+  if (s.workingDirectory !== undefined) plan.source.workingDirectory = s.workingDirectory
+  if (s.source.files[0] !== undefined) plan.source.path = s.source.files[0]
+  if (written.output.cwd !== undefined) plan.cwd = written.output.cwd
+  return plan
+}
+
+/** What converting would do; writes nothing. Throws `CANNOT_WRITE`. */
+export async function planConversion(input: ConversionInput): Promise<ConvertPlan> {
+  const profile = targetProfile(input.target)
+  const prepared = prepareForTarget(input.session, profile, { textOnly: input.textOnly, ...(input.cwd ? { cwd: input.cwd } : {}) })
+  const dry = await write(input, prepared.session, true)
+  return planFrom(input, profile, prepared.session, dry, prepared.warnings)
+}
+
+/**
+ * Convert: prepare, write under a new id, read back and compare. Throws `CANNOT_WRITE`, or
+ * `WRITE_FAILED` when writing failed (the writer left nothing behind). A read-back difference does
+ * not throw: it is reported in `verification`.
+ */
+export async function runConversion(input: ConversionInput): Promise<ConvertResult> {
+  const progress = input.onProgress ?? (() => undefined)
+  const profile = targetProfile(input.target)
+  progress(0, 3, 'Preparing the session')
+  const prepared = prepareForTarget(input.session, profile, { textOnly: input.textOnly, ...(input.cwd ? { cwd: input.cwd } : {}) })
+  progress(1, 3, `Writing the ${profile.displayName} session`)
+  const written = await write(input, prepared.session, false)
+  progress(2, 3, 'Reading it back')
+  let back: Session | undefined
+  try {
+    back = await readBack(input.target, input.layout, written.output.sessionId, input.ctx)
+  } catch (e) {
+    back = undefined
+    void e
+  }
+  const verification = verifyWritten(prepared.session, back, profile.displayName)
+  progress(3, 3, 'Done')
+  const plan = planFrom(input, profile, prepared.session, written, prepared.warnings)
+  const { cwd } = written.output
+  return {
+    ...plan,
+    sessionId: written.output.sessionId,
+    files: written.output.files,
+    backups: written.output.backups,
+    resumeShellCommand: cwd ? `cd ${shellQuote(cwd)} && ${written.output.resumeCommand}` : written.output.resumeCommand,
+    verification,
+  }
+}

@@ -1,0 +1,252 @@
+/**
+ * Prepare a session for a target agent: the IR-level half of a conversion, shared by every writer
+ * (DESIGN.md "convert/": tool vocabulary mapping, thinking-signature rules, fan-out re-pairing,
+ * twin de-duplication, the fidelity report). The output is what a writer writes:
+ *
+ * - the main thread only (`thread.ts`), with Devin's twins folded;
+ * - no events, injected context or system messages (the target adds its own);
+ * - roles `user`, `assistant`, `tool` in a linear chain (`parentNodeId` = the previous node);
+ * - every assistant tool call followed by exactly one result per call, in call order, with ids
+ *   unique and valid for the target (`pairing.ts`); results whose call is missing are user text;
+ * - native mode: each call in the target's vocabulary (`intents.ts` → `vocab/<agent>.ts`), a
+ *   fan-out call split per item (`fanout.ts`), a tool with no counterpart kept as it was;
+ *   text-only mode: calls and results rendered as text (no tool blocks at all);
+ * - thinking only where the target's provider accepts its signature (`thinking.ts`);
+ * - images and files as blocks where the target holds them, else a note (`content.ts`).
+ * Everything dropped or changed is a counted warning.
+ */
+import type { ConvertWarning, ProviderFamily } from '../../shared/convert'
+import type { AgentId, MessageNode, Session, ToolCall } from '../../shared/ir'
+import { IR_VERSION } from '../../shared/ir'
+import { toolKind } from '../ir/toolkind'
+import { adaptContent } from './content'
+import { splitResult } from './fanout'
+import { decodeCall, isSubagentIntent } from './intents'
+import { type CallPair, type Item, pairResults } from './pairing'
+import { foldTwins, selectThread } from './thread'
+import { sealFamily, thinkingDecision } from './thinking'
+import { encodeIntent, type EncodedCall, type TargetVocabulary } from './vocabulary'
+import { WarningSink } from './warnings'
+
+/** A writable target as the preparation sees it. */
+export interface TargetProfile {
+  agent: AgentId
+  displayName: string
+  /** Provider the target replays to (decides signed thinking). */
+  providerFamily?: ProviderFamily
+  vocabulary: TargetVocabulary
+}
+
+/** Options of {@link prepareForTarget}. */
+export interface PrepareOptions {
+  /** Render tool calls and results as text. */
+  textOnly: boolean
+  /** Working directory of the converted session (default: the source's). */
+  cwd?: string
+}
+
+/** A prepared session and what the preparation dropped or changed. */
+export interface Prepared {
+  session: Session
+  warnings: ConvertWarning[]
+}
+
+/** Result text of a call that had none recorded. */
+export const NO_RESULT_TEXT = '(No result was recorded for this tool call.)'
+
+/** Prepare `session` for `profile` (see the module comment). Pure: the input is not changed. */
+export function prepareForTarget(session: Session, profile: TargetProfile, options: PrepareOptions): Prepared {
+  const sink = new WarningSink()
+  const nodes = filterNodes(session, sink)
+  const adapted = nodes.map((n) => adaptNode(n, session, profile, sink)).filter((n): n is MessageNode => n !== undefined)
+  const items = pairResults(adapted, sink)
+  const ids = new IdAllocator(profile.vocabulary, sink)
+  const out: MessageNode[] = []
+  for (const item of items) {
+    if (item.type === 'message') out.push(item.node)
+    else if (options.textOnly) out.push(...renderAsText(item, sink))
+    else out.push(...mapCalls(item, session, profile, ids, sink))
+  }
+  out.forEach((n, i) => {
+    if (i === 0) delete n.parentNodeId
+    else n.parentNodeId = out[i - 1]!.nodeId
+  })
+  sink.add({ kind: 'checkpoints-dropped', count: session.checkpoints.length })
+
+  const prepared: Session = {
+    irVersion: IR_VERSION,
+    id: session.id,
+    agent: session.agent,
+    checkpoints: [],
+    nodes: out,
+    source: session.source,
+    diagnostics: [],
+    metadata: { convertedFrom: { agent: session.agent, id: session.id }, textOnly: options.textOnly },
+  }
+  const cwd = options.cwd ?? session.workingDirectory
+  if (cwd !== undefined) prepared.workingDirectory = cwd
+  if (session.workingDirectory !== undefined) prepared.metadata.sourceWorkingDirectory = session.workingDirectory
+  for (const k of ['title', 'model', 'createdAt', 'lastActivityAt', 'git'] as const) {
+    if (session[k] !== undefined) (prepared as unknown as Record<string, unknown>)[k] = session[k]
+  }
+  return { session: prepared, warnings: sink.list() }
+}
+
+/** Main thread without events, injected context, system messages and twins. */
+function filterNodes(session: Session, sink: WarningSink): MessageNode[] {
+  const thread = selectThread(session)
+  sink.add({ kind: 'branch-dropped', count: thread.offThread })
+  const kept: MessageNode[] = []
+  for (const n of thread.nodes) {
+    if (n.event) sink.add({ kind: 'event-dropped', count: 1, event: n.event })
+    else if (n.isMeta) sink.add({ kind: 'injected-context-dropped', count: 1 })
+    else if (n.role === 'system') sink.add({ kind: 'system-message-dropped', count: 1 })
+    else kept.push(n)
+  }
+  const twins = foldTwins(kept)
+  sink.add({ kind: 'twin-folded', count: twins.folded })
+  return twins.nodes
+}
+
+/** A fresh node for the target: content adapted, thinking per the signature rules. */
+function adaptNode(n: MessageNode, session: Session, profile: TargetProfile, sink: WarningSink): MessageNode | undefined {
+  const { content, blocks } = adaptContent(n, profile.vocabulary, sink)
+  const node: MessageNode = { nodeId: n.nodeId, role: n.role, content }
+  if (blocks) node.blocks = blocks
+  if (n.createdAt !== undefined) node.createdAt = n.createdAt
+  if (n.role === 'tool') {
+    if (n.toolCallId !== undefined) node.toolCallId = n.toolCallId
+    if (n.toolName !== undefined) node.toolName = n.toolName
+    if (n.isError) node.isError = true
+    if (n.metadata?.results !== undefined) node.metadata = { results: n.metadata.results }
+    return node
+  }
+  if (n.role === 'assistant') {
+    for (const k of ['model', 'requestId', 'finishReason', 'usage'] as const) if (n[k] !== undefined) (node as unknown as Record<string, unknown>)[k] = n[k]
+    if (n.toolCalls?.length) node.toolCalls = n.toolCalls.map((c) => ({ ...c }))
+    const decision = thinkingDecision(n, session, profile.providerFamily)
+    if (decision === 'keep') {
+      if (n.thinking !== undefined) node.thinking = n.thinking
+      node.thinkingSignature = n.thinkingSignature!
+      if (n.metadata?.redactedThinking === true) node.metadata = { redactedThinking: true }
+    } else if (decision === 'unsigned') sink.add({ kind: 'thinking-unsigned-dropped', count: 1 })
+    else if (decision === 'other-provider') {
+      sink.add({ kind: 'thinking-other-provider-dropped', count: 1, from: sealFamily(n, session), to: profile.providerFamily ?? 'any' })
+    }
+    if (content.trim() === '' && !blocks && !node.toolCalls && node.thinkingSignature === undefined) {
+      sink.add({ kind: 'empty-message-dropped', count: 1 })
+      return undefined
+    }
+    return node
+  }
+  if (content.trim() === '' && !blocks) {
+    sink.add({ kind: 'empty-message-dropped', count: 1 })
+    return undefined
+  }
+  return node
+}
+
+/** Unique tool-call ids valid for the target. */
+class IdAllocator {
+  private readonly used = new Set<string>()
+  constructor(
+    private readonly vocab: TargetVocabulary,
+    private readonly sink: WarningSink,
+  ) {}
+
+  take(base: string): string {
+    let id = base
+    if (!this.vocab.validToolId(id)) {
+      id = (base.replace(/[^A-Za-z0-9_-]/g, '_') || 'call').slice(0, 180)
+      this.sink.add({ kind: 'tool-id-rewritten', count: 1 })
+    }
+    let out = id
+    for (let k = 2; this.used.has(out); k++) out = `${id}_${k}`
+    this.used.add(out)
+    return out
+  }
+}
+
+/** The result node for one (possibly split) call. */
+function resultNode(call: ToolCall, source: MessageNode | undefined, nodeId: string, text: string, isError: boolean, at: number | undefined): MessageNode {
+  const node: MessageNode = { nodeId, role: 'tool', content: text, toolCallId: call.id, toolName: call.name }
+  if (isError) node.isError = true
+  if (source?.blocks && text === source.content) node.blocks = source.blocks
+  const when = source?.createdAt ?? at
+  if (when !== undefined) node.createdAt = when
+  return node
+}
+
+/** Native mode: map each call to the target's vocabulary, split fan-outs, add missing results. */
+function mapCalls(item: Extract<Item, { type: 'calls' }>, session: Session, profile: TargetProfile, ids: IdAllocator, sink: WarningSink): MessageNode[] {
+  const assistant: MessageNode = { ...item.node, toolCalls: [] }
+  const results: MessageNode[] = []
+  const decodeCtx = { cwd: session.workingDirectory }
+  for (const pair of item.pairs) {
+    const encoded = encodePair(pair, decodeCtx, profile, session, sink)
+    const parts = encoded.calls
+    const texts =
+      parts.length > 1 && pair.result
+        ? splitResult(pair.result, parts.length)
+        : [{ text: pair.result?.content ?? NO_RESULT_TEXT, isError: pair.result?.isError === true }]
+    parts.forEach((enc, k) => {
+      const id = ids.take(k === 0 ? pair.call.id : `${pair.call.id}_${k + 1}`)
+      const call: ToolCall = { id, name: enc.name, kind: toolKind(enc.name), arguments: enc.input }
+      if (pair.call.subagentSessionId !== undefined) call.subagentSessionId = pair.call.subagentSessionId
+      assistant.toolCalls!.push(call)
+      const r = texts[k] ?? texts[0]!
+      results.push(resultNode(call, pair.result, `${pair.result?.nodeId ?? `${item.node.nodeId}:result`}${k ? `#${k + 1}` : ''}`, r.text, r.isError, item.node.createdAt))
+    })
+  }
+  return [assistant, ...results]
+}
+
+/** The target calls for one source call (one, or one per fan-out item), with warnings counted. */
+function encodePair(pair: CallPair, decodeCtx: { cwd?: string }, profile: TargetProfile, session: Session, sink: WarningSink): { calls: EncodedCall[] } {
+  const intents = decodeCall(pair.call, decodeCtx)
+  const encoded = intents?.map((i) => encodeIntent(profile.vocabulary, i, decodeCtx))
+  if (intents?.some(isSubagentIntent) || pair.call.subagentSessionId !== undefined) sink.add({ kind: 'subagent-flattened', count: 1 })
+  if (!encoded || encoded.some((e) => e === undefined)) {
+    if (session.agent !== profile.agent) sink.add({ kind: 'tool-kept', count: 1, name: pair.call.name })
+    const args = pair.call.arguments
+    const input = typeof args === 'object' && args !== null && !Array.isArray(args) ? (args as Record<string, unknown>) : { input: args ?? null }
+    return { calls: [{ name: pair.call.name, input }] }
+  }
+  const calls = encoded as EncodedCall[]
+  if (calls.length > 1) sink.add({ kind: 'tool-split', count: 1, name: pair.call.name, into: calls.length })
+  for (const c of new Set(calls.map((x) => x.name))) {
+    if (c !== pair.call.name) sink.add({ kind: 'tool-mapped', count: 1, from: pair.call.name, to: c })
+  }
+  return { calls }
+}
+
+/** Text-only mode: calls appended to the assistant's text, each result a user message. */
+function renderAsText(item: Extract<Item, { type: 'calls' }>, sink: WarningSink): MessageNode[] {
+  const parts = [item.node.content]
+  for (const p of item.pairs) parts.push(`[Tool call: ${p.call.name}]\n${argsText(p.call.arguments)}`)
+  const assistant: MessageNode = { ...item.node, content: parts.filter((x) => x.trim() !== '').join('\n\n') }
+  delete assistant.toolCalls
+  sink.add({ kind: 'tools-as-text', count: item.pairs.length })
+  const out: MessageNode[] = [assistant]
+  item.pairs.forEach((p, k) => {
+    const r = p.result
+    const node: MessageNode = {
+      nodeId: r?.nodeId ?? `${item.node.nodeId}:result${k}`,
+      role: 'user',
+      content: `[Tool result: ${p.call.name}${r?.isError ? ' (error)' : ''}]\n${r?.content ?? NO_RESULT_TEXT}`,
+    }
+    const when = r?.createdAt ?? item.node.createdAt
+    if (when !== undefined) node.createdAt = when
+    out.push(node)
+  })
+  return out
+}
+
+function argsText(args: unknown): string {
+  if (typeof args === 'string') return args
+  try {
+    return JSON.stringify(args ?? {}, null, 2)
+  } catch {
+    return String(args)
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * Adding one row to an agent's SQLite index (Cline `db/sessions.db`), the safe way:
+ * - an existing database is first copied with SQLite's online backup (which includes what is still
+ *   in its `-wal`) to `<db>.sepia-backup-<time>` beside it;
+ * - the row is inserted in one transaction, with only the columns the table has (older or newer
+ *   schemas keep working); a fault rolls the transaction back and removes the backup;
+ * - a missing database is created from the agent's own schema in a temporary file, then renamed.
+ */
+import Database from 'better-sqlite3'
+import { randomBytes } from 'node:crypto'
+import { existsSync } from 'node:fs'
+import { mkdir, rename, rm } from 'node:fs/promises'
+import { dirname } from 'node:path'
+
+/** What to add. */
+export interface AddRow {
+  dbPath: string
+  /** `CREATE TABLE ...` statements used when the database does not exist. */
+  schema: readonly string[]
+  table: string
+  row: Record<string, unknown>
+  /** ms since epoch, for the backup's name. */
+  now: number
+  fault?: (step: string) => void
+}
+
+/** What was done. */
+export interface AddedRow {
+  /** The backup copy, when the database existed. */
+  backup?: string
+  /** True when the database was created. */
+  created: boolean
+}
+
+/** A timestamp for file names: `20261130T070300Z`. */
+export function fileStamp(ms: number): string {
+  return new Date(ms).toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')
+}
+
+function insert(db: Database.Database, table: string, row: Record<string, unknown>, fault?: (step: string) => void): void {
+  const columns = new Set((db.prepare(`PRAGMA table_info("${table}")`).all() as { name: string }[]).map((c) => c.name))
+  if (columns.size === 0) throw new Error(`the database has no "${table}" table`)
+  const keys = Object.keys(row).filter((k) => columns.has(k))
+  const sql = `INSERT INTO "${table}" (${keys.map((k) => `"${k}"`).join(', ')}) VALUES (${keys.map(() => '?').join(', ')})`
+  const values = keys.map((k) => {
+    const v = row[k]
+    return typeof v === 'boolean' ? (v ? 1 : 0) : v === undefined ? null : v
+  })
+  db.transaction(() => {
+    db.prepare(sql).run(...values)
+    fault?.('db-insert')
+  })()
+}
+
+/** Add `row` (see the module comment). Throws the SQLite or file system error; nothing is left half-done. */
+export async function addRowWithBackup(req: AddRow): Promise<AddedRow> {
+  if (!existsSync(req.dbPath)) {
+    await mkdir(dirname(req.dbPath), { recursive: true })
+    const temp = `${req.dbPath}.sepia-tmp-${randomBytes(4).toString('hex')}`
+    try {
+      const db = new Database(temp)
+      try {
+        for (const stmt of req.schema) db.exec(stmt)
+        insert(db, req.table, req.row, req.fault)
+      } finally {
+        db.close()
+      }
+      req.fault?.('db-created')
+      if (existsSync(req.dbPath)) throw new Error(`${req.dbPath} appeared while writing`)
+      await rename(temp, req.dbPath)
+    } catch (e) {
+      await rm(temp, { force: true })
+      throw e
+    }
+    return { created: true }
+  }
+  let backup = `${req.dbPath}.sepia-backup-${fileStamp(req.now)}`
+  for (let k = 2; existsSync(backup); k++) backup = `${req.dbPath}.sepia-backup-${fileStamp(req.now)}-${k}`
+  const db = new Database(req.dbPath, { fileMustExist: true })
+  try {
+    db.pragma('busy_timeout = 5000')
+    await db.backup(backup)
+    req.fault?.('db-backup')
+    insert(db, req.table, req.row, req.fault)
+  } catch (e) {
+    db.close()
+    await rm(backup, { force: true })
+    throw e
+  }
+  db.close()
+  return { backup, created: false }
+}

@@ -1,0 +1,11 @@
+/** The vocabularies of the agents Sepia can write, by agent id (one line per writer). */
+import type { AgentId } from '../../../shared/ir'
+import type { TargetVocabulary } from '../vocabulary'
+import { claudeCodeVocabulary } from './claude-code'
+import { clineVocabulary } from './cline'
+
+/** Vocabularies of the agents Sepia can write. */
+export const VOCABULARIES: Partial<Record<AgentId, TargetVocabulary>> = {
+  'claude-code': claudeCodeVocabulary,
+  cline: clineVocabulary,
+}

@@ -1,0 +1,193 @@
+/**
+ * Paths that come from the renderer are checked here, in main, before anything reads or writes
+ * them (issue 9 item 6; STYLE.md "validate paths in main").
+ *
+ * A path is allowed when it lies inside a root the app knows: an opened home (and the agent
+ * folders its layout names), a session's own files, a session's project folder, the app's data
+ * folder, or a folder the user picked in the folder dialog or typed as a target. A symbolic link
+ * that leads out of every root is reported (`PATH_NOT_ALLOWED`, naming where it leads), never
+ * followed. `openHome` itself accepts any folder: the user picked it.
+ *
+ * {@link guardAgents} applies the same rule to what discovery finds: a session file that is a
+ * link (or sits in a linked folder) pointing outside the opened home is skipped with a diagnostic.
+ */
+import { lstat, realpath } from 'node:fs/promises'
+import { dirname, isAbsolute, relative, resolve } from 'node:path'
+import { SepiaError } from '../shared/api'
+import type { Diagnostic } from '../shared/ir'
+import type { AgentDefinition, StoreRef } from './agents/types'
+import type { HomeLayout } from './platform'
+
+/** Why a root is allowed. `home` and `session` roots are replaced when other homes are opened. */
+export type RootReason = 'home' | 'session-file' | 'project' | 'app-data' | 'picked'
+
+/** True when `child` is `root` or inside it (absolute paths, this machine's syntax). */
+export function isInside(root: string, child: string): boolean {
+  const r = relative(root, child)
+  return r === '' || (!r.startsWith('..') && !isAbsolute(r))
+}
+
+/** Every folder of a home's layout that agents keep data in (home, env-moved dirs, app data, globalStorage, Documents). */
+export function layoutRoots(layout: HomeLayout): string[] {
+  const all = [
+    layout.home,
+    layout.claudeConfigDir,
+    layout.codexHome,
+    layout.clineDir,
+    layout.clineDataDir,
+    ...layout.appDataRoots,
+    layout.xdgConfigHome,
+    layout.xdgDataHome,
+    ...layout.globalStorageDirs,
+    ...(layout.documentsDir ? [layout.documentsDir] : []),
+  ]
+  return [...new Set(all.filter((p) => isAbsolute(p)).map((p) => resolve(p)))]
+}
+
+/** The real path of `p`: its deepest existing ancestor resolved through links, the rest appended. */
+export async function realPathOf(p: string): Promise<string> {
+  let head = resolve(p)
+  const tail: string[] = []
+  for (;;) {
+    try {
+      const real = await realpath(head)
+      return tail.length ? resolve(real, ...tail.reverse()) : real
+    } catch {
+      const up = dirname(head)
+      if (up === head) return resolve(p)
+      tail.push(head.slice(up.length).replace(/^[\\/]+/, ''))
+      head = up
+    }
+  }
+}
+
+/** A source of roots that change with the library (opened homes, their sessions' files and projects). */
+export type RootSource = () => Promise<Iterable<readonly [path: string, reason: RootReason]>>
+
+/** The folders and files paths from the renderer may name. */
+export class PathPolicy {
+  private roots = new Map<string, RootReason>()
+  private realRoots = new Map<string, Promise<string>>()
+
+  /** `source` is asked for the current library's roots at every check (cheap: in memory). */
+  constructor(private readonly source?: RootSource) {}
+
+  /** Allow `path` (a folder and everything under it, or one file). Relative paths are ignored. */
+  allow(path: string, reason: RootReason): void {
+    if (typeof path !== 'string' || !isAbsolute(path)) return
+    this.roots.set(resolve(path), reason)
+  }
+
+  /** Forget the roots given for these reasons (default: the opened homes and their sessions). */
+  reset(reasons: RootReason[] = ['home', 'session-file', 'project']): void {
+    for (const [p, r] of this.roots) if (reasons.includes(r)) this.roots.delete(p)
+    this.realRoots.clear()
+  }
+
+  /** The allowed roots, for diagnostics and tests. */
+  async list(): Promise<{ path: string; reason: RootReason }[]> {
+    return [...(await this.current())].map(([path, reason]) => ({ path, reason }))
+  }
+
+  /** The allowed roots now: those given with {@link allow} and the source's. */
+  async current(): Promise<Map<string, RootReason>> {
+    const all = new Map(this.roots)
+    if (this.source) for (const [p, r] of await this.source()) if (typeof p === 'string' && isAbsolute(p) && !all.has(resolve(p))) all.set(resolve(p), r)
+    return all
+  }
+
+  /** The root `path` lies in, textually, or undefined. */
+  async rootOf(path: string): Promise<string | undefined> {
+    const abs = resolve(path)
+    let best: string | undefined
+    for (const root of (await this.current()).keys()) if (isInside(root, abs) && (!best || root.length > best.length)) best = root
+    return best
+  }
+
+  /**
+   * Check a path the renderer sent. Resolves the absolute path to use. Rejects with
+   * `BAD_ARGUMENT` when it is not a non-empty string without NUL characters, and with
+   * `PATH_NOT_ALLOWED` when it is outside every allowed root or a symbolic link leads out of them.
+   */
+  async check(path: unknown, what = 'That path'): Promise<string> {
+    if (typeof path !== 'string' || path.trim() === '' || path.includes('\0')) {
+      throw new SepiaError({ code: 'BAD_ARGUMENT', message: `${what} is not a valid path. Choose a file or folder again.` })
+    }
+    const abs = resolve(path.trim())
+    if (!(await this.rootOf(abs))) {
+      throw new SepiaError({ code: 'PATH_NOT_ALLOWED', path: abs, message: `${what} (${abs}) is outside the folders Sepia has opened. Open or choose its folder first.` })
+    }
+    const real = await realPathOf(abs)
+    if (real !== abs && !(await this.insideReal(real))) {
+      throw new SepiaError({
+        code: 'PATH_NOT_ALLOWED',
+        path: abs,
+        message: `${abs} is a symbolic link to ${real}, outside the folders Sepia has opened; Sepia does not follow it. Open ${real} directly if you want it read.`,
+      })
+    }
+    return abs
+  }
+
+  private async insideReal(real: string): Promise<boolean> {
+    for (const [root, reason] of await this.current()) {
+      if (isInside(root, real)) return true
+      if (reason === 'session-file') continue // a file root: its own path is what counts
+      let r = this.realRoots.get(root)
+      if (!r) this.realRoots.set(root, (r = realPathOf(root)))
+      if (isInside(await r, real)) return true
+    }
+    return false
+  }
+}
+
+/**
+ * Wrap each agent so discovery drops refs whose files resolve, through a symbolic link, outside
+ * the home's folders ({@link layoutRoots}); each dropped ref becomes a warning diagnostic naming
+ * the link and its target. Reading and linking are unchanged.
+ */
+export function guardAgents(agents: readonly AgentDefinition[]): AgentDefinition[] {
+  return agents.map((agent) => ({
+    ...agent,
+    async discover(layout, ctx) {
+      const found = await agent.discover(layout, ctx)
+      const roots = layoutRoots(layout)
+      const realRoots = await Promise.all(roots.map(realPathOf))
+      const dirs = new Map<string, Promise<string>>()
+      const leaves = async (file: string): Promise<string | undefined> => {
+        const dir = dirname(file)
+        let realDir = dirs.get(dir)
+        if (!realDir) dirs.set(dir, (realDir = realPathOf(dir)))
+        let real = resolve(await realDir, file.slice(dir.length).replace(/^[\\/]+/, ''))
+        try {
+          if ((await lstat(file)).isSymbolicLink()) real = await realPathOf(file)
+        } catch {
+          return undefined // missing: the reader reports it
+        }
+        const inside = roots.some((r) => isInside(r, real)) || realRoots.some((r) => isInside(r, real))
+        return inside ? undefined : real
+      }
+      const refs: StoreRef[] = []
+      const diagnostics: Diagnostic[] = [...found.diagnostics]
+      for (const ref of found.refs) {
+        let outside: [string, string] | undefined
+        for (const f of ref.files) {
+          const real = await leaves(f)
+          if (real) {
+            outside = [f, real]
+            break
+          }
+        }
+        if (!outside) refs.push(ref)
+        else
+          diagnostics.push({
+            severity: 'warning',
+            path: outside[0],
+            agent: agent.id,
+            sessionId: ref.sessionId,
+            message: `Skipped: this file is a symbolic link to ${outside[1]}, outside ${layout.home}. Sepia does not follow links out of the folders you open; open ${dirname(outside[1])} to read it.`,
+          })
+      }
+      return { refs, diagnostics }
+    },
+  }))
+}

@@ -1,0 +1,149 @@
+/**
+ * Masking: every string that leaves main (session content, blocks, tool arguments and results,
+ * thinking, titles, metadata, search snippets, exports) has its secrets replaced by a marker such
+ * as `sk-a•••• (Anthropic API key)`, keeping at most 4 characters of the secret (its public
+ * prefix). The user reveals one session at a time (`SepiaApi.revealSecrets`); nothing else is
+ * ever sent unmasked. Issue 9 item 7; DESIGN.md "Secrets".
+ */
+import type { Session } from '../../shared/ir'
+import { findSecrets, isPlaceholder, isSecretName, type SecretMatch } from './detectors'
+
+/** The dots every mask carries (also how a masked value is recognised). */
+export const MASK = '••••'
+
+/** The marker that replaces `secret`: at most 4 characters of a long secret's prefix, the dots, the label. */
+export function maskMarker(secret: string, match: Pick<SecretMatch, 'label' | 'keep'>): string {
+  const keep = secret.length >= 12 ? Math.min(4, match.keep) : 0
+  return `${secret.slice(0, keep)}${MASK} (${match.label})`
+}
+
+/** `text` with every secret replaced by its marker, and how many were replaced. Idempotent. */
+export function maskText(text: string): { text: string; count: number } {
+  const found = findSecrets(text)
+  if (found.length === 0) return { text, count: 0 }
+  let out = ''
+  let at = 0
+  for (const m of found) {
+    out += text.slice(at, m.start) + maskMarker(text.slice(m.start, m.end), m)
+    at = m.end
+  }
+  return { text: out + text.slice(at), count: found.length }
+}
+
+/**
+ * Keys whose string values are identifiers, file paths or opaque provider seals, never shown as
+ * text: masking them would break lookups (ids), file access (paths) or a convert round trip
+ * (`thinkingSignature`).
+ */
+const KEEP_KEYS = new Set([
+  'id',
+  'sessionId',
+  'parentSessionId',
+  'childSessionIds',
+  'subagentSessionId',
+  'nodeId',
+  'parentNodeId',
+  'toolCallId',
+  'parentToolCallId',
+  'requestId',
+  'thinkingSignature',
+  'agent',
+  'format',
+  'files',
+  'home',
+  'path',
+  'workingDirectory',
+  'ref',
+  'mediaType',
+  'kind',
+  'role',
+  'status',
+  'event',
+  'severity',
+])
+
+/** A masked copy of any JSON value and the number of secrets masked in it. */
+export function maskValue<T>(value: T): { value: T; count: number } {
+  let count = 0
+  const seen = new WeakMap<object, unknown>()
+  const stack: [src: object, dst: Record<string, unknown> | unknown[], key: string | undefined][] = []
+
+  const visit = (v: unknown, key: string | undefined, parent: object | undefined): unknown => {
+    if (typeof v === 'string') {
+      if (key !== undefined && KEEP_KEYS.has(key)) return v
+      // Inline image payloads are base64, never text.
+      if (key === 'data' && parent && (parent as { type?: unknown }).type === 'image') return v
+      if (key !== undefined && isSecretName(key) && v.length >= 4 && !v.includes(MASK) && !isPlaceholder(v)) {
+        count++
+        return maskMarker(v, { label: 'secret', keep: 0 })
+      }
+      const r = maskText(v)
+      count += r.count
+      return r.text
+    }
+    if (v === null || typeof v !== 'object') return v
+    const known = seen.get(v)
+    if (known !== undefined) return known
+    const dst: Record<string, unknown> | unknown[] = Array.isArray(v) ? [] : {}
+    seen.set(v, dst)
+    stack.push([v, dst, key])
+    return dst
+  }
+
+  const root = visit(value, undefined, undefined)
+  // Iterative, so a deeply nested value (hostile input kept in metadata) cannot overflow the stack.
+  while (stack.length > 0) {
+    const [src, dst, key] = stack.pop()!
+    if (Array.isArray(src)) {
+      const out = dst as unknown[]
+      for (let i = 0; i < src.length; i++) out[i] = visit(src[i], key, src)
+    } else {
+      const out = dst as Record<string, unknown>
+      for (const k of Object.keys(src)) out[k] = visit((src as Record<string, unknown>)[k], k, src)
+    }
+  }
+  return { value: root as T, count }
+}
+
+const maskedSessions = new WeakMap<Session, Session>()
+const outputs = new WeakSet<object>()
+
+/**
+ * A masked copy of a session: every string the renderer sees (node content, blocks, tool call
+ * arguments and diffs, results, thinking, title, prompt history, metadata, diagnostics) with its
+ * secrets replaced; ids and file paths are kept as they are. `maskedSecrets` is set to the number
+ * masked (absent when none). Cached per session object; masking a masked session returns it.
+ */
+export function maskSession(session: Session): Session {
+  if (outputs.has(session)) return session
+  const cached = maskedSessions.get(session)
+  if (cached) return cached
+  const { value, count } = maskValue(session)
+  delete value.maskedSecrets
+  if (count > 0) value.maskedSecrets = count
+  maskedSessions.set(session, value)
+  outputs.add(value)
+  return value
+}
+
+/**
+ * A masked copy of any API result (a library, search hits, an export...). A session inside is
+ * masked by {@link maskSession}; the result object is cached so the same library is masked once.
+ */
+export function maskResult<T>(value: T): T {
+  if (value === null || typeof value !== 'object') return typeof value === 'string' ? (maskText(value).text as T) : value
+  if (outputs.has(value)) return value
+  if (isSession(value)) return maskSession(value) as T
+  const cached = maskedResults.get(value)
+  if (cached) return cached as T
+  const masked = maskValue(value).value as object
+  maskedResults.set(value, masked)
+  outputs.add(masked)
+  return masked as T
+}
+const maskedResults = new WeakMap<object, unknown>()
+
+function isSession(v: object): v is Session {
+  const s = v as Partial<Session>
+  return typeof s.irVersion === 'number' && Array.isArray(s.nodes) && typeof s.agent === 'string'
+}

@@ -1,0 +1,248 @@
+/**
+ * Usage and cost aggregations over the catalog's `usage` table (one row per message that records
+ * token usage; the readers already applied their de-duplication rules, e.g. Claude Code's one
+ * node per `message.id`, Codex's forks counted once).
+ *
+ * SQL sums tokens per (15-minute UTC bucket, model, long-context flag, group); JavaScript turns
+ * buckets into days of the requested time zone (every zone's offset is a multiple of 15 minutes,
+ * so a bucket never straddles a local midnight) and prices the tokens whose store recorded no
+ * cost. Sub-agent sessions are rolled into their root session for `by: "session"`.
+ */
+import type Database from 'better-sqlite3'
+import { SepiaError } from '../../shared/api'
+import type { UsageGroupBy, UsageQuery, UsageReport, UsageRow, UsageTotals } from '../../shared/catalog'
+import { isAgentId, type AgentId } from '../../shared/ir'
+import { inList } from '../catalog/store'
+import { costOf, type PriceBook } from './pricing'
+import { checkTimeZone, dayOf, localTimeZone, nextDay, startOfDay } from './zone'
+
+const GROUPS: readonly UsageGroupBy[] = ['day', 'project', 'model', 'session', 'agent']
+/**
+ * Agents whose readers keep reasoning tokens out of `outputTokens` (they are billed as output):
+ * Gemini CLI (`tokens.output` excludes `thoughts`, src/main/agents/gemini/nodes.ts) and the
+ * OpenCode family (`tokens.reasoning` beside `tokens.output`, src/main/agents/opencode/parts.ts).
+ * Claude Code and Codex count reasoning inside `outputTokens` already.
+ */
+const THINKING_SEPARATE: readonly AgentId[] = ['gemini', 'opencode', 'kilo-code']
+const BUCKET_MS = 900_000
+
+interface SqlRow {
+  b: number | null
+  model: string | null
+  long: number
+  sid: number
+  n: number
+  inp: number
+  outp: number
+  cr: number
+  cw: number
+  th: number
+  recorded: number | null
+  n_un: number
+  u_inp: number
+  u_outp: number
+  u_cr: number
+  u_cw: number
+  u_th: number
+}
+
+interface SessionInfo {
+  sid: number
+  home: string
+  agent: string
+  session_id: string
+  parent_session_id: string | null
+  title: string | null
+  project: string | null
+}
+
+/** An empty totals object. */
+export function emptyTotals(): UsageTotals {
+  return { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, thinkingTokens: 0, totalTokens: 0, cost: 0, recordedCost: 0, messages: 0, unpricedMessages: 0 }
+}
+
+function bound(value: string | number | undefined, name: string, timeZone: string, end: boolean): number | undefined {
+  if (value === undefined || value === null || value === '') return undefined
+  if (typeof value === 'number' && Number.isFinite(value)) return value
+  if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value)) return startOfDay(end ? nextDay(value) : value, timeZone)
+  throw new SepiaError({ code: 'BAD_ARGUMENT', message: `"${name}" must be a day (YYYY-MM-DD) or ms since epoch; got ${JSON.stringify(value)}.` })
+}
+
+function lastFolder(path: string): string {
+  const parts = path.split(/[\\/]+/).filter(Boolean)
+  return parts[parts.length - 1] ?? path
+}
+
+/** Validate a {@link UsageQuery} (throws `BAD_ARGUMENT`). */
+export function checkUsageQuery(q: UsageQuery): { by: UsageGroupBy; timeZone: string; since?: number; until?: number } {
+  if (!q || typeof q !== 'object') throw new SepiaError({ code: 'BAD_ARGUMENT', message: 'Give the usage query as an object, e.g. {by: "day"}.' })
+  if (!GROUPS.includes(q.by)) throw new SepiaError({ code: 'BAD_ARGUMENT', message: `Usage can be grouped by ${GROUPS.join(', ')}; got ${JSON.stringify(q.by)}.` })
+  if (q.agent !== undefined && !isAgentId(q.agent)) throw new SepiaError({ code: 'BAD_ARGUMENT', message: `"${String(q.agent)}" is not an agent Sepia knows.` })
+  const timeZone = checkTimeZone(q.timeZone ?? localTimeZone())
+  const out: { by: UsageGroupBy; timeZone: string; since?: number; until?: number } = { by: q.by, timeZone }
+  const since = bound(q.since, 'since', timeZone, false)
+  const until = bound(q.until, 'until', timeZone, true)
+  if (since !== undefined) out.since = since
+  if (until !== undefined) out.until = until
+  return out
+}
+
+/** Aggregate usage of the sessions under `homes`. Rejects `BAD_ARGUMENT` for a bad query. */
+export function aggregateUsage(db: Database.Database, homes: readonly string[], query: UsageQuery, prices: PriceBook): UsageReport {
+  const { by, timeZone, since, until } = checkUsageQuery(query)
+  const report: UsageReport = { by, timeZone, rows: [], totals: emptyTotals(), unpricedModels: [], pricing: { updated: prices.table.updated, source: prices.table.source } }
+  if (homes.length === 0) return report
+
+  // Sessions of the open homes; the same (agent, id) under two homes counts once (first home).
+  const sessions = db.prepare(`SELECT sid, home, agent, session_id, parent_session_id, title, project FROM sessions WHERE home IN ${inList(homes.length)}`).all(...homes) as SessionInfo[]
+  const order = new Map(homes.map((h, i) => [h, i]))
+  sessions.sort((a, b) => order.get(a.home)! - order.get(b.home)!)
+  const seen = new Set<string>()
+  const info = new Map<number, SessionInfo>()
+  const byKey = new Map<string, SessionInfo>()
+  const skip: number[] = []
+  for (const s of sessions) {
+    const key = `${s.agent}/${s.session_id}`
+    if (seen.has(key)) {
+      skip.push(s.sid)
+      continue
+    }
+    seen.add(key)
+    info.set(s.sid, s)
+    byKey.set(key, s)
+  }
+
+  const where: string[] = [`s.home IN ${inList(homes.length)}`]
+  const args: unknown[] = [...homes]
+  if (skip.length) {
+    where.push(`u.sid NOT IN ${inList(skip.length)}`)
+    args.push(...skip)
+  }
+  if (query.agent) {
+    where.push('s.agent = ?')
+    args.push(query.agent)
+  }
+  if (query.project !== undefined) {
+    if (typeof query.project !== 'string' || query.project === '') throw new SepiaError({ code: 'BAD_ARGUMENT', message: 'The project filter must be a folder path.' })
+    const p = query.project.replace(/[\\/]+$/, '')
+    where.push(`(s.project = ? OR substr(s.project, 1, ?) = ?)`)
+    args.push(p, p.length + 1, `${p}/`)
+  }
+  if (since !== undefined) {
+    where.push('u.created_at >= ?')
+    args.push(since)
+  }
+  if (until !== undefined) {
+    where.push('u.created_at < ?')
+    args.push(until)
+  }
+  const bucket = by === 'day' ? `u.created_at / ${BUCKET_MS}` : 'NULL'
+  const bySid = by === 'session' || by === 'project' || by === 'agent'
+  const groupBy = ['b', 'u.model', 'long', ...(bySid ? ['u.sid'] : [])].join(', ')
+  const rows = db
+    .prepare(
+      `SELECT ${bucket} AS b, u.model AS model, (u.input_tokens + u.cache_read_tokens + u.cache_write_tokens > 200000) AS long, ${bySid ? 'u.sid' : '0'} AS sid,
+        count(*) AS n, sum(u.input_tokens) AS inp, sum(u.output_tokens) AS outp, sum(u.cache_read_tokens) AS cr, sum(u.cache_write_tokens) AS cw,
+        sum(u.thinking_tokens) AS th, sum(u.cost) AS recorded, sum(u.cost IS NULL) AS n_un,
+        sum(CASE WHEN u.cost IS NULL THEN u.input_tokens ELSE 0 END) AS u_inp, sum(CASE WHEN u.cost IS NULL THEN u.output_tokens ELSE 0 END) AS u_outp,
+        sum(CASE WHEN u.cost IS NULL THEN u.cache_read_tokens ELSE 0 END) AS u_cr, sum(CASE WHEN u.cost IS NULL THEN u.cache_write_tokens ELSE 0 END) AS u_cw,
+        sum(CASE WHEN u.cost IS NULL AND s.agent IN ${inList(THINKING_SEPARATE.length)} THEN u.thinking_tokens ELSE 0 END) AS u_th
+       FROM usage u JOIN sessions s ON s.sid = u.sid
+       WHERE ${where.join(' AND ')}
+       GROUP BY ${groupBy}`,
+    )
+    .all(...THINKING_SEPARATE, ...args) as SqlRow[]
+
+  // Root session of a sub-agent (parent chain within the same home and agent).
+  const rootOf = (sid: number): SessionInfo | undefined => {
+    let s = info.get(sid)
+    for (let i = 0; s?.parent_session_id && i < 64; i++) {
+      const p = byKey.get(`${s.agent}/${s.parent_session_id}`)
+      if (!p || p === s) break
+      s = p
+    }
+    return s
+  }
+  const groups = new Map<string, UsageRow & { models: string[]; subs?: Set<number> }>()
+  const dayCache = new Map<number, string>()
+  const unpriced = new Set<string>()
+  for (const r of rows) {
+    let key: string
+    let label: string
+    let extra: Partial<UsageRow> = {}
+    if (by === 'day') {
+      if (r.b === null) key = 'unknown'
+      else {
+        key = dayCache.get(r.b) ?? dayOf(r.b * BUCKET_MS, timeZone)
+        dayCache.set(r.b, key)
+      }
+      label = key
+    } else if (by === 'model') {
+      key = r.model ?? 'unknown'
+      label = key
+    } else {
+      const s = by === 'session' ? rootOf(r.sid) : info.get(r.sid)
+      if (by === 'agent') {
+        key = s?.agent ?? 'unknown'
+        label = key
+      } else if (by === 'project') {
+        key = s?.project ?? '(no project)'
+        label = s?.project ? lastFolder(s.project) : key
+      } else {
+        key = s ? `${s.agent}/${s.session_id}` : 'unknown'
+        label = s?.title ?? s?.session_id ?? key
+        extra = s ? { agent: s.agent as AgentId, sessionId: s.session_id, ...(s.project ? { project: s.project } : {}) } : {}
+      }
+    }
+    let g = groups.get(key)
+    if (!g) {
+      g = { key, label, ...emptyTotals(), models: [], ...extra }
+      groups.set(key, g)
+    }
+    if (by === 'session' && r.sid !== rootOf(r.sid)?.sid) (g.subs ??= new Set()).add(r.sid)
+    if (r.model && !g.models.includes(r.model)) g.models.push(r.model)
+    const price = prices.price(r.model)
+    let priced = 0
+    if (r.n_un > 0) {
+      if (price) priced = costOf(price, { input: r.u_inp, output: r.u_outp + r.u_th, cacheRead: r.u_cr, cacheWrite: r.u_cw }, r.long === 1)
+      else if (r.u_inp + r.u_outp + r.u_cr + r.u_cw > 0) {
+        g.unpricedMessages += r.n_un
+        unpriced.add(r.model ?? 'unknown')
+      }
+    }
+    for (const t of [g, report.totals]) {
+      t.messages += r.n
+      t.inputTokens += r.inp
+      t.outputTokens += r.outp
+      t.cacheReadTokens += r.cr
+      t.cacheWriteTokens += r.cw
+      t.thinkingTokens += r.th
+      t.totalTokens += r.inp + r.outp + r.cr + r.cw
+      t.recordedCost += r.recorded ?? 0
+      t.cost += (r.recorded ?? 0) + priced
+    }
+    if (!price && r.n_un > 0 && r.u_inp + r.u_outp + r.u_cr + r.u_cw > 0) report.totals.unpricedMessages += r.n_un
+  }
+  for (const g of groups.values()) {
+    const { subs, ...row } = g
+    if (by === 'session') row.subagentSessions = subs?.size ?? 0
+    report.rows.push(row)
+  }
+  if (by === 'day') report.rows.sort((a, b) => a.key.localeCompare(b.key))
+  else report.rows.sort((a, b) => b.cost - a.cost || b.totalTokens - a.totalTokens || a.key.localeCompare(b.key))
+  report.unpricedModels = [...unpriced].sort()
+  return report
+}
+
+/** A report as CSV (RFC 4180 quoting): one row per group, then a `TOTAL` row. */
+export function usageCsv(report: UsageReport): string {
+  const head = ['key', 'label', 'input_tokens', 'output_tokens', 'cache_read_tokens', 'cache_write_tokens', 'thinking_tokens', 'total_tokens', 'cost_usd', 'recorded_cost_usd', 'messages', 'models']
+  const q = (v: string | number): string => {
+    const s = String(v)
+    return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s
+  }
+  const line = (key: string, label: string, t: UsageTotals, models: string[]): string =>
+    [key, label, t.inputTokens, t.outputTokens, t.cacheReadTokens, t.cacheWriteTokens, t.thinkingTokens, t.totalTokens, t.cost.toFixed(6), t.recordedCost.toFixed(6), t.messages, models.join(' ')].map(q).join(',')
+  const lines = [head.join(','), ...report.rows.map((r) => line(r.key, r.label, r, r.models)), line('TOTAL', `by ${report.by} (${report.timeZone})`, report.totals, [])]
+  return lines.join('\n') + '\n'
+}

@@ -1,0 +1,73 @@
+/**
+ * Revealing the open session's secrets (issue 9): main masks every session it sends
+ * (`Session.maskedSecrets` counts the masked values); `reveal()` asks for the one session unmasked
+ * (`revealSecrets`) and shows it in place of the masked copy, and turns off the renderer's own
+ * masking (`secretsRevealed` in secrets.ts). As soon as the session store shows anything else —
+ * another session, a reload, the same session read again — the revealed copy is dropped and
+ * masking is back on. `hide()` puts the masked copy back at once.
+ */
+import { defineStore } from 'pinia'
+import { computed, ref, shallowRef, watch } from 'vue'
+import type { SepiaErrorShape } from '../../../shared/api'
+import type { Session } from '../../../shared/ir'
+import { bridge } from '../bridge'
+import { toShape } from '../errors'
+import { secretsRevealed } from '../secrets'
+import { useSessionStore } from './session'
+
+export const useRevealStore = defineStore('reveal', () => {
+  const sessions = useSessionStore()
+  /** The unmasked session being shown, or null. */
+  const revealed = shallowRef<Session | null>(null)
+  /** The masked copy it replaced (put back by `hide`). */
+  let masked: Session | null = null
+  const busy = ref(false)
+  const error = ref<SepiaErrorShape | null>(null)
+  /** True while the shown session is the revealed one. */
+  const active = computed(() => revealed.value !== null && sessions.session === revealed.value)
+
+  function forget(): void {
+    revealed.value = null
+    masked = null
+    secretsRevealed.value = false
+  }
+
+  // Anything else shown in the session view: re-mask.
+  watch(
+    () => sessions.session,
+    (s) => {
+      if (revealed.value && s !== revealed.value) forget()
+      error.value = null
+    },
+  )
+
+  /** Ask main for the open session unmasked and show it. */
+  async function reveal(): Promise<void> {
+    const s = sessions.session
+    if (!s || busy.value) return
+    busy.value = true
+    error.value = null
+    try {
+      const open = await bridge().revealSecrets(s.agent, s.id)
+      if (sessions.session !== s) return
+      masked = s
+      revealed.value = open
+      secretsRevealed.value = true
+      sessions.session = open
+    } catch (e) {
+      if (sessions.session === s) error.value = toShape(e)
+    } finally {
+      busy.value = false
+    }
+  }
+
+  /** Show the masked copy again. */
+  function hide(): void {
+    if (!active.value) return
+    const back = masked
+    forget()
+    if (back) sessions.session = back
+  }
+
+  return { revealed, busy, error, active, reveal, hide }
+})

@@ -1,0 +1,194 @@
+/**
+ * Shapes of the catalog-backed API methods (search, usage and cost, index progress, live changes,
+ * paged transcripts). Plain JSON: they cross IPC and HTTP. No Node or Electron imports (the
+ * renderer imports this file). Times are ms since epoch; tokens are integers; cost is US dollars.
+ */
+import type { AgentId, MessageNode, Role, Session, SessionSummary } from './ir'
+
+/**
+ * Progress of the catalog refresh (`getIndexStatus`). A refresh goes `discover` (listing the
+ * stores) → `read` (re-reading the sessions whose files changed; `done`/`total` sessions,
+ * `bytesDone`/`bytesTotal` bytes) → `link` (sub-agents to parents) → `search` (adding message
+ * text to the search index; `textDone`/`textTotal` messages) → `idle`. The library is usable
+ * during every phase; search results are partial until the `search` phase ends.
+ */
+export interface IndexStatus {
+  phase: 'idle' | 'discover' | 'read' | 'link' | 'search'
+  /** True while a refresh (or its search phase) runs. */
+  running: boolean
+  /** Sessions read so far / to read in this refresh. */
+  done: number
+  total: number
+  /** Bytes of those sessions' files. */
+  bytesDone: number
+  bytesTotal: number
+  /** Messages added to the search index so far / to add. */
+  textDone: number
+  textTotal: number
+  /** ms since epoch. */
+  startedAt?: number
+  /** ms since epoch when the sessions were written (the search phase may go on). */
+  finishedAt?: number
+}
+
+/** Filters of `search` (all optional, combined with AND). */
+export interface SearchFilters {
+  /** One agent or several. */
+  agent?: AgentId | AgentId[]
+  /** Project folder: sessions whose working directory is this folder or under it. */
+  project?: string
+  /** Messages written at or after / before this time: ms since epoch or `YYYY-MM-DD` (UTC day start). */
+  since?: number | string
+  until?: number | string
+  /** Model id, exact or a prefix (`claude-sonnet-4`): the message's model, for messages without one the session's. */
+  model?: string
+  role?: Role | Role[]
+  /** Messages that call this tool, or results of it (the agent's own tool name, case-insensitive). */
+  toolName?: string
+  /** Hits to return (default 30, at most 500). */
+  limit?: number
+  /** Hits to skip (paging). */
+  offset?: number
+  /** `relevance` (default: best of the newest matches) or `recent` (newest first). */
+  sort?: 'relevance' | 'recent'
+}
+
+/** One message that matches a search. */
+export interface SearchHit {
+  agent: AgentId
+  sessionId: string
+  nodeId: string
+  role: Role
+  createdAt?: number
+  /** A short excerpt around the match (plain text, cut with `…`). */
+  snippet: string
+  /** Matched ranges in `snippet`: [start, end) character offsets. */
+  highlights: [number, number][]
+  sessionTitle?: string
+  project?: string
+  model?: string
+  /** Tools the message calls (or the tool a result belongs to). */
+  toolNames?: string[]
+  /** Index of the node in the session's `nodes` (for `getSessionPage`). */
+  nodeIndex: number
+}
+
+/** The answer of `search`. */
+export interface SearchResult {
+  query: string
+  hits: SearchHit[]
+  /** True when more hits exist past `offset + hits.length`. */
+  more: boolean
+  /** True while the search index is still being filled (results may be missing). */
+  partial: boolean
+  /** Time the search took, ms. */
+  tookMs: number
+}
+
+/** How `getUsage` groups. */
+export type UsageGroupBy = 'day' | 'project' | 'model' | 'session' | 'agent'
+
+/** Arguments of `getUsage` / `exportUsageCsv`. */
+export interface UsageQuery {
+  by: UsageGroupBy
+  /** First day (inclusive) as `YYYY-MM-DD` in `timeZone`, or ms since epoch. */
+  since?: string | number
+  /** Last day (inclusive) as `YYYY-MM-DD` in `timeZone`, or ms since epoch (exclusive). */
+  until?: string | number
+  /** IANA time zone for days (default: the machine's). */
+  timeZone?: string
+  agent?: AgentId
+  /** Project folder (sessions in it or under it). */
+  project?: string
+}
+
+/** Token and cost totals. */
+export interface UsageTotals {
+  inputTokens: number
+  outputTokens: number
+  cacheReadTokens: number
+  cacheWriteTokens: number
+  /**
+   * Reasoning tokens as the stores report them. Claude Code and Codex count them inside
+   * `outputTokens`; Gemini CLI and OpenCode/Kilo report them apart, and they are priced as output.
+   * Not part of `totalTokens`.
+   */
+  thinkingTokens: number
+  /** input + output + cache read + cache write. */
+  totalTokens: number
+  /** USD: recorded by the store where it records one, else priced from the pricing table. */
+  cost: number
+  /** USD of `cost` that the stores recorded themselves. */
+  recordedCost: number
+  /** Messages with usage. */
+  messages: number
+  /** Messages whose model is not in the pricing table and whose store records no cost (counted as 0 USD). */
+  unpricedMessages: number
+}
+
+/** One group of `getUsage`. */
+export interface UsageRow extends UsageTotals {
+  /** Group key: `YYYY-MM-DD`, project path, model id, `<agent>/<session id>`, or agent id. */
+  key: string
+  /** Human label (session title, project folder name...). */
+  label: string
+  /** Models seen in the group. */
+  models: string[]
+  /** For `by: "session"`: the (root) session; sub-agent sessions are rolled into it. */
+  agent?: AgentId
+  sessionId?: string
+  project?: string
+  /** For `by: "session"`: number of sub-agent sessions rolled in. */
+  subagentSessions?: number
+}
+
+/** The answer of `getUsage`. */
+export interface UsageReport {
+  by: UsageGroupBy
+  timeZone: string
+  rows: UsageRow[]
+  totals: UsageTotals
+  /** Models with usage that the pricing table does not know. */
+  unpricedModels: string[]
+  /** The pricing table used: its date and where it came from. */
+  pricing: { updated: string; source: string }
+}
+
+/** The answer of `getChanges`. */
+export interface ChangeSet {
+  /** Pass it to the next `getChanges` call. */
+  token: string
+  /** Sessions added or changed since the token (their new summaries). */
+  changedSessions: SessionSummary[]
+  /** Sessions gone since the token. */
+  removedSessions: { agent: AgentId; id: string }[]
+  index: IndexStatus
+}
+
+/** Options of `getSessionPage`. */
+export interface PageOptions {
+  /** First node (0-based). Default 0. */
+  offset?: number
+  /** Nodes to return. Default 200, at most 2,000. */
+  limit?: number
+  /** Longer texts (content, thinking, text blocks, tool results) are cut to this many characters. Default 20,000. */
+  maxChars?: number
+}
+
+/**
+ * One page of a session. `session` is the session without nodes (`nodes: []`). A cut node has
+ * `metadata.sepiaTruncated = {field: chars, ...}` (the full length of each cut field); fetch it
+ * whole with `getSessionNode` ("show all").
+ */
+export interface SessionPage {
+  session: Session
+  nodes: MessageNode[]
+  offset: number
+  totalNodes: number
+  /**
+   * True when the page came from the head of a large transcript while the whole file is still
+   * being read: `totalNodes` is the count from the last index, and tool calls whose results lie
+   * further on show as pending. Ask again (or for the next page) for the final state.
+   */
+  partial?: boolean
+}

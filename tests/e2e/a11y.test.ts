@@ -1,0 +1,121 @@
+/**
+ * Issue 10 "Polish": an axe-core accessibility check on every view and dialog, in the light and
+ * the dark theme, finds no `serious` or `critical` violation (contrast, names, roles, landmarks).
+ * The app runs in browser mode on the real Claude Code and Cline fixture homes; axe is injected
+ * from node_modules (no network). Screenshots of every state go to test-results/a11y-*.png.
+ */
+import { mkdirSync, mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { HttpServerHandle } from '../../src/main/transport/http'
+import { seriousViolations } from './axe'
+import { browserSkipReason, launchChromium, ROOT, startApp } from './helpers'
+
+const skip = browserSkipReason()
+if (skip) console.warn(`Skipping browser tests: ${skip}`)
+
+const shots = join(ROOT, 'test-results')
+const SESSION = 'c79310a4-1627-4beb-8788-81d2e0fc6af8'
+
+describe.skipIf(skip !== undefined).each(['light', 'dark'] as const)('accessibility in the %s theme', (scheme) => {
+  let server: HttpServerHandle
+  let browser: Browser
+  let page: Page
+
+  /** Screenshot the state and assert axe finds nothing serious in it (or inside `include`). */
+  async function expectClean(name: string, include?: string): Promise<void> {
+    await page.screenshot({ path: join(shots, `a11y-${scheme}-${name}.png`) })
+    const found = await seriousViolations(page, include)
+    expect(found, `${name} (${scheme}):\n${JSON.stringify(found, null, 2)}`).toEqual([])
+  }
+
+  beforeAll(async () => {
+    mkdirSync(shots, { recursive: true })
+    server = await startApp([join(ROOT, 'fixtures/real/claude-code/home'), join(ROOT, 'fixtures/real/cline/home')])
+    browser = await launchChromium()
+    const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, bypassCSP: true, colorScheme: scheme, reducedMotion: 'reduce' })
+    page = await context.newPage()
+    await page.goto(server.url)
+    await page.getByTestId('library').waitFor()
+  })
+
+  afterAll(async () => {
+    await browser?.close()
+    await server?.close()
+  })
+
+  it('follows the system theme', async () => {
+    expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe(scheme)
+  })
+
+  it('the library with a session open, a tool call expanded', async () => {
+    await page.locator(`[data-testid="session-row"][data-session-id="${SESSION}"]`).click()
+    const view = page.getByTestId('session-view')
+    await expect.poll(() => view.getAttribute('data-complete')).toBe('true')
+    await view.locator('[data-testid="tool-call"] summary').first().click()
+    await view.getByTestId('thinking').first().locator('summary').click()
+    await page.getByTestId('source-files').locator('summary').click()
+    await expectClean('library')
+  })
+
+  for (const tab of ['search', 'usage', 'timeline', 'settings']) {
+    it(`the ${tab} view`, async () => {
+      await page.getByTestId(`tab-${tab}`).click()
+      await expect.poll(() => page.locator('#view-panel').getAttribute('data-view')).toBe(tab)
+      await expectClean(tab)
+    })
+  }
+
+  it('the command palette', async () => {
+    await page.getByTestId('tab-library').click()
+    await page.keyboard.press('Control+k')
+    await page.getByTestId('palette-input').waitFor()
+    await page.keyboard.type('the')
+    await expect.poll(() => page.getByTestId('palette-item').count()).toBeGreaterThan(1)
+    await page.keyboard.press('ArrowDown')
+    await expectClean('palette', '[data-testid="palette"]')
+    await page.keyboard.type('qqqqzz')
+    await page.getByTestId('palette-empty').waitFor()
+    await expectClean('palette-empty', '[data-testid="palette"]')
+    await page.keyboard.press('Escape')
+    await expect.poll(() => page.getByTestId('palette').isVisible()).toBe(false)
+  })
+
+  it('the About dialog', async () => {
+    await page.getByTestId('about-button').click()
+    await page.getByTestId('about-agents').waitFor()
+    await expectClean('about', '[data-testid="about-dialog"]')
+    await page.keyboard.press('Escape')
+    await expect.poll(() => page.getByTestId('about-dialog').isVisible()).toBe(false)
+  })
+
+  it('a folder dropped in browser mode: the notice says to use Open folder', async () => {
+    await page.evaluate(() => {
+      const dt = new DataTransfer()
+      dt.items.add(new File(['x'], 'home'))
+      window.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }))
+    })
+    await page.getByTestId('notice').waitFor()
+    await expectClean('drop-notice')
+    await page.getByTestId('notice').getByRole('button', { name: 'Dismiss' }).click()
+  })
+
+  it('the open-folder dialog, with an error shown', async () => {
+    await page.getByTestId('open-folder').click()
+    await page.getByTestId('path-input').waitFor()
+    await expectClean('open-folder', '[data-testid="open-folder-dialog"]')
+    await page.getByTestId('path-input').fill(join(tmpdir(), 'sepia-no-such-folder-a11y'))
+    await page.getByTestId('path-submit').click()
+    await page.getByTestId('path-error').waitFor()
+    await expectClean('open-folder-error', '[data-testid="open-folder-dialog"]')
+  })
+
+  it('the empty library', async () => {
+    await page.getByTestId('path-input').fill(mkdtempSync(join(tmpdir(), 'sepia-empty-home-')))
+    await page.getByTestId('path-submit').click()
+    await page.getByTestId('empty-state').waitFor()
+    await expectClean('empty')
+  })
+})

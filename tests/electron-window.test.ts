@@ -1,0 +1,126 @@
+/**
+ * Issue 9 item 4: the Electron window's lockdown, checked without the Electron binary: the entry
+ * (`src/main/index.ts`) runs against a fake `electron` module that records what it is asked to do.
+ * Where the app is built, the bundles are inspected too (no remote module, preload exposes only
+ * the SepiaApi methods).
+ */
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it, vi } from 'vitest'
+import { API_METHODS } from '../src/shared/api'
+import { findAppRoot } from '../src/main/context'
+import { isAppUrl } from '../src/main/window-security'
+
+type Handler = (...args: unknown[]) => unknown
+
+const rec = vi.hoisted(() => ({
+  windows: [] as { options: Record<string, unknown>; events: Map<string, Handler>; openHandler?: Handler; loaded?: string }[],
+  appEvents: new Map<string, Handler>(),
+  ipc: [] as string[],
+  session: { permission: undefined as Handler | undefined, check: undefined as Handler | undefined, beforeRequest: undefined as Handler | undefined },
+}))
+
+vi.mock('electron', () => {
+  class BrowserWindow {
+    static getAllWindows = () => rec.windows
+    webContents: { on: (e: string, f: Handler) => void; setWindowOpenHandler: (f: Handler) => void }
+    constructor(options: Record<string, unknown>) {
+      const w: (typeof rec.windows)[number] = { options, events: new Map() }
+      rec.windows.push(w)
+      this.webContents = { on: (e, f) => void w.events.set(e, f), setWindowOpenHandler: (f) => void (w.openHandler = f) }
+      this.loadFile = async (p: string) => void (w.loaded = p)
+    }
+    loadFile: (p: string) => Promise<void>
+    once() {}
+    show() {}
+  }
+  return {
+    app: { whenReady: () => Promise.resolve(), isPackaged: false, on: (e: string, f: Handler) => void rec.appEvents.set(e, f), quit() {} },
+    BrowserWindow,
+    dialog: { showOpenDialog: async () => ({ canceled: true, filePaths: [] }) },
+    ipcMain: { handle: (channel: string) => void rec.ipc.push(channel), removeHandler() {} },
+    session: {
+      defaultSession: {
+        setPermissionRequestHandler: (f: Handler) => void (rec.session.permission = f),
+        setPermissionCheckHandler: (f: Handler) => void (rec.session.check = f),
+        webRequest: { onBeforeRequest: (f: Handler) => void (rec.session.beforeRequest = f) },
+      },
+    },
+  }
+})
+
+const ROOT = findAppRoot()
+
+describe('Electron entry, with a fake electron module', async () => {
+  await import('../src/main/index')
+  await vi.waitFor(() => expect(rec.windows.length).toBe(1))
+  const win = rec.windows[0]!
+
+  it('creates the window with isolation and sandbox on, node off, no webview, the preload only', () => {
+    const prefs = win.options.webPreferences as Record<string, unknown>
+    expect(prefs).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, nodeIntegrationInWorker: false, nodeIntegrationInSubFrames: false, webviewTag: false, webSecurity: true, allowRunningInsecureContent: false })
+    expect('enableRemoteModule' in prefs).toBe(false)
+    expect(String(prefs.preload)).toMatch(/[\\/]preload[\\/]index\.cjs$/)
+    expect(win.loaded).toMatch(/[\\/]renderer[\\/]index\.html$/)
+  })
+
+  it('refuses navigation and new windows in the window and in every web contents created later', () => {
+    const nav = { preventDefault: vi.fn() }
+    win.events.get('will-navigate')!(nav, 'https://evil.example/')
+    expect(nav.preventDefault).toHaveBeenCalled()
+    expect(win.openHandler!({ url: 'https://evil.example/' })).toEqual({ action: 'deny' })
+
+    const events = new Map<string, Handler>()
+    let open: Handler | undefined
+    rec.appEvents.get('web-contents-created')!({}, { on: (e: string, f: Handler) => events.set(e, f), setWindowOpenHandler: (f: Handler) => (open = f) })
+    for (const e of ['will-navigate', 'will-redirect', 'will-attach-webview']) {
+      const ev = { preventDefault: vi.fn() }
+      events.get(e)!(ev)
+      expect(ev.preventDefault, e).toHaveBeenCalled()
+    }
+    expect(open!({ url: 'https://evil.example/' })).toEqual({ action: 'deny' })
+  })
+
+  it('denies every permission and cancels every request that is not the app’s own files', () => {
+    const cb = vi.fn()
+    rec.session.permission!({}, 'media', cb)
+    expect(cb).toHaveBeenCalledWith(false)
+    expect(rec.session.check!({}, 'clipboard-read')).toBe(false)
+    const verdict = (url: string) => {
+      let out: unknown
+      rec.session.beforeRequest!({ url }, (r: unknown) => (out = r))
+      return out
+    }
+    expect(verdict('file:///app/out/renderer/index.html')).toEqual({ cancel: false })
+    expect(verdict('data:image/png;base64,AAAA')).toEqual({ cancel: false })
+    expect(verdict('https://fonts.googleapis.com/css')).toEqual({ cancel: true })
+    expect(verdict('http://127.0.0.1:8080/')).toEqual({ cancel: true })
+    expect(verdict('ws://example.com/')).toEqual({ cancel: true })
+  })
+
+  it('registers one IPC handler per SepiaApi method and nothing else', () => {
+    expect([...rec.ipc].sort()).toEqual(API_METHODS.map((m) => `sepia:${m}`).sort())
+  })
+})
+
+describe('isAppUrl', () => {
+  it('allows the dev server origin only when one is given', () => {
+    expect(isAppUrl('http://localhost:5173/src/main.ts', 'http://localhost:5173')).toBe(true)
+    expect(isAppUrl('http://localhost:5174/', 'http://localhost:5173')).toBe(false)
+    expect(isAppUrl('not a url')).toBe(false)
+  })
+})
+
+const built = existsSync(join(ROOT, 'out/main/index.js')) && existsSync(join(ROOT, 'out/preload/index.cjs'))
+describe.skipIf(!built)('built bundles (where Electron is not present)', () => {
+  it('have no remote module and a preload that exposes only window.sepia', () => {
+    const main = readFileSync(join(ROOT, 'out/main/index.js'), 'utf8')
+    const preload = readFileSync(join(ROOT, 'out/preload/index.cjs'), 'utf8')
+    for (const text of [main, preload]) {
+      expect(text).not.toContain('@electron/remote')
+      expect(text).not.toMatch(/enableRemoteModule:\s*true/)
+    }
+    expect(preload.match(/exposeInMainWorld\(/g)?.length).toBe(1)
+    expect(preload).not.toMatch(/require\(["'](?:fs|child_process|node:)/)
+  })
+})

@@ -1,0 +1,76 @@
+/**
+ * The resume harness's own parts that need no agent CLI: the loopback mock model (reply selection,
+ * request log) and the check of a logged request against the source session. The harness itself
+ * (`npm run resume-matrix`) installs the agents and is not part of `npm test`.
+ */
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { checkRequests } from '../resume/check'
+import { expectationOf } from '../resume/expect'
+import { startMock } from '../resume/mock/server'
+import { findAppRoot } from '../src/main/context'
+import { FIXTURE_SOURCES, readFixtureSessions } from '../src/main/convert/fixture-sources'
+import { prepareForTarget } from '../src/main/convert/prepare'
+import { VOCABULARIES } from '../src/main/convert/vocab'
+import type { Session } from '../src/shared/ir'
+
+const SCENARIOS = join(findAppRoot(), 'resume/scenarios')
+const PROMPT = 'RESUME-CHECK: reply with one line.'
+
+/** The Anthropic request a resumed Claude Code would send for a prepared session, plus the prompt. */
+function anthropicBody(s: Session, drop?: (b: Record<string, unknown>) => boolean) {
+  const messages: { role: string; content: unknown }[] = []
+  for (const n of s.nodes) {
+    if (n.role === 'assistant') {
+      messages.push({ role: 'assistant', content: [...(n.content ? [{ type: 'text', text: n.content }] : []), ...(n.toolCalls ?? []).map((c) => ({ type: 'tool_use', id: c.id, name: c.name, input: c.arguments }))] })
+    } else if (n.role === 'tool') messages.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: n.toolCallId, content: n.content }] })
+    else messages.push({ role: 'user', content: n.content })
+  }
+  messages.push({ role: 'user', content: PROMPT })
+  const kept = messages.filter((m) => !(drop && Array.isArray(m.content) && (m.content as Record<string, unknown>[]).some(drop)))
+  return { model: 'claude-opus-5-5', stream: false, messages: kept, tools: [{ name: 'Bash', input_schema: {} }] }
+}
+
+describe('resume harness: mock model and request check', () => {
+  it('answers RESUME-CHECK from the scenario and the check passes only with every prior turn', async () => {
+    const source = (await readFixtureSessions(FIXTURE_SOURCES.find((x) => x.label === 'cline')!)).find((x) => x.id === '1796022183774_v75nv')!
+    const prepared = prepareForTarget(source, { agent: 'claude-code', displayName: 'Claude Code', providerFamily: 'anthropic', vocabulary: VOCABULARIES['claude-code']! }, { textOnly: false }).session
+    const mock = await startMock({ scenarioFile: join(SCENARIOS, 'claude-code.json') })
+    try {
+      const post = async (body: unknown) => (await fetch(`${mock.url}/v1/messages`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': 'k' }, body: JSON.stringify(body) })).json()
+      const reply = (await post(anthropicBody(prepared))) as { content: { text: string }[] }
+      expect(reply.content[0]!.text).toBe('RESUME-CHECK reply: the earlier conversation was received.')
+      const exp = expectationOf(source)
+      expect(exp.toolCalls).toBe(4)
+      expect(exp.items.filter((i) => i.kind === 'tool')).toHaveLength(4)
+      const pass = checkRequests(mock.entries(), exp, PROMPT, false)
+      expect(pass.line).toBe('PASS: request #1 carried all prior turns (2/2 user, 5/5 assistant, 4/4 tool, 4 tool-call blocks for 4 calls)')
+      expect(mock.entries()[0]).toMatchObject({ api: 'anthropic.messages', headers: { 'x-api-key': '<present>' }, picked: { turn: 'RESUME-CHECK', step: 0, reply: 'text' } })
+
+      // A request that lost the first command's result fails, naming it.
+      const lost = await startMock({ scenarioFile: join(SCENARIOS, 'claude-code.json') })
+      try {
+        await fetch(`${lost.url}/v1/messages`, { method: 'POST', body: JSON.stringify(anthropicBody(prepared, (b) => b.type === 'tool_result' && String(b.content).startsWith('total 28'))) })
+        const fail = checkRequests(lost.entries(), exp, PROMPT, false)
+        expect(fail.ok).toBe(false)
+        expect(fail.missing.some((m) => m.startsWith("missing tool") && m.includes("'total 28"))).toBe(true)
+      } finally {
+        await lost.stop()
+      }
+    } finally {
+      await mock.stop()
+    }
+  })
+
+  it('speaks Chat Completions for Cline and reports a request without the prompt', async () => {
+    const mock = await startMock({ scenarioFile: join(SCENARIOS, 'cline.json') })
+    try {
+      const res = await fetch(`${mock.url}/v1/chat/completions`, { method: 'POST', body: JSON.stringify({ model: 'mock-model', messages: [{ role: 'user', content: 'Summarize' }] }) })
+      expect(((await res.json()) as { choices: { message: { content: string } }[] }).choices[0]!.message.content).toBe('Mock session title')
+      expect(checkRequests(mock.entries(), { items: [], toolCalls: 0 }, PROMPT, false).line).toMatch(/^FAIL: the agent sent no model request carrying the resume prompt/)
+      expect((await fetch(`${mock.url}/v1/unknown`, { method: 'POST' })).status).toBe(404)
+    } finally {
+      await mock.stop()
+    }
+  })
+})

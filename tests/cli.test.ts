@@ -1,4 +1,6 @@
 /** `sepia list|show` on the real fixture homes, through `main()` with captured output. */
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Writable } from 'node:stream'
 import { describe, expect, it } from 'vitest'
@@ -75,5 +77,32 @@ describe('sepia CLI', () => {
     expect(none.code).toBe(1)
     expect(none.err).toContain('No session "nope"')
     expect((await run('frobnicate')).code).toBe(2)
+  })
+
+  it('escapes terminal control characters from session files and labels problems by severity', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'sepia-cli-ctl-'))
+    const dir = join(home, '.claude/projects/-tmp-x')
+    mkdirSync(dir, { recursive: true })
+    const rec = (o: object) => JSON.stringify({ cwd: '/tmp/x', sessionId: '11111111-1111-4111-8111-111111111111', timestamp: '2026-01-01T00:00:00.000Z', ...o })
+    writeFileSync(
+      join(dir, '11111111-1111-4111-8111-111111111111.jsonl'),
+      [rec({ type: 'user', uuid: 'u1', parentUuid: null, message: { role: 'user', content: '\u001b[2J\u001b]0;pwned\u0007 hello' } }), 'not json \u001b[31m'].join('\n') + '\n',
+    )
+    const r = await run('list', '--home', home)
+    expect(r.out).not.toContain('\u001b')
+    expect(r.out).toContain('\\x1b[2J')
+    expect(r.err).toMatch(/^error: .*:2: /m)
+    expect(r.err).not.toContain('\u001b')
+    const shown = await run('show', '11111111', '--home', home)
+    expect(shown.out).not.toContain('\u001b')
+    expect(shown.err).toMatch(/:2: /)
+  })
+
+  it('answers help and version, and names an unknown agent', async () => {
+    expect((await run('help')).out).toContain('Usage:')
+    expect((await run('--version')).out).toMatch(/^sepia \d+\.\d+\.\d+/)
+    const bad = await run('show', 'c79310a4', '--agent', 'nosuch', '--home', CC)
+    expect(bad.code).toBe(1)
+    expect(bad.err).toContain('"nosuch" is not an agent id')
   })
 })

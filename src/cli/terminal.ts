@@ -1,0 +1,26 @@
+/**
+ * Terminal-safe output. Session files are untrusted: a prompt or a tool output can hold escape
+ * sequences that clear the screen or retitle the terminal. Text mode escapes every control
+ * character except newline and tab; JSON output is already escaped by JSON.stringify.
+ */
+import type { Diagnostic } from '../shared/ir'
+
+// C0 controls except \t (09) and \n (0a), DEL, and C1 controls.
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g
+
+/** `text` with control characters shown as `\x1b`-style escapes. */
+export function safeText(text: string): string {
+  return text.replace(CONTROL, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`)
+}
+
+/**
+ * Write diagnostics to stderr as `error:`/`warning:`/`note:` lines (their own severity), at most
+ * `max` of them, then one line counting the rest.
+ */
+export function writeDiagnostics(err: NodeJS.WritableStream, diagnostics: readonly Diagnostic[], max = 20): void {
+  const label = { error: 'error', warning: 'warning', info: 'note' } as const
+  for (const d of diagnostics.slice(0, max)) {
+    err.write(safeText(`${label[d.severity]}: ${d.path}${d.line ? `:${d.line}` : ''}: ${d.message}`.slice(0, 2000)) + '\n')
+  }
+  if (diagnostics.length > max) err.write(`… and ${diagnostics.length - max} more problem(s); use --json to see them all.\n`)
+}

@@ -15,6 +15,7 @@ import { lstat, realpath } from 'node:fs/promises'
 import { dirname, isAbsolute, relative, resolve } from 'node:path'
 import { SepiaError } from '../shared/api'
 import type { Diagnostic } from '../shared/ir'
+import { clampDepth } from './ir/depth'
 import type { AgentDefinition, StoreRef } from './agents/types'
 import type { HomeLayout } from './platform'
 
@@ -188,6 +189,11 @@ export function guardAgents(agents: readonly AgentDefinition[]): AgentDefinition
           })
       }
       return { refs, diagnostics }
+    },
+    async read(ref, ctx) {
+      const session = await agent.read(ref, ctx)
+      clampDepth(session) // hostile nesting must not overflow clone/serialise/render (ir/depth.ts)
+      return session
     },
   }))
 }

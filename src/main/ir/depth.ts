@@ -1,0 +1,40 @@
+/**
+ * Cap how deeply nested a read session may be. A hostile or broken store can hold JSON nested
+ * thousands of levels deep (a tool argument, a metadata blob); JSON.parse accepts it but
+ * structuredClone, JSON.stringify and the renderer overflow their stacks on it. Values below
+ * {@link MAX_DEPTH} levels are replaced by a short note and the session gets one diagnostic.
+ * The walk is iterative, so the cap itself cannot overflow.
+ */
+import type { Session } from '../../shared/ir'
+import { addDiagnostic } from './build'
+
+/** Levels of nesting kept (the IR's own structure uses fewer than ten). */
+export const MAX_DEPTH = 64
+
+/** Replace values nested deeper than {@link MAX_DEPTH} in place; returns how many were cut. */
+export function clampDepth(session: Session): number {
+  let cut = 0
+  const stack: { value: Record<string, unknown> | unknown[]; depth: number }[] = [{ value: session as unknown as Record<string, unknown>, depth: 0 }]
+  while (stack.length > 0) {
+    const { value, depth } = stack.pop()!
+    const keys = Array.isArray(value) ? value.keys() : Object.keys(value)
+    for (const k of keys) {
+      const child = (value as Record<string | number, unknown>)[k as string]
+      if (child === null || typeof child !== 'object') continue
+      if (depth + 1 >= MAX_DEPTH) {
+        ;(value as Record<string | number, unknown>)[k as string] = `[nested more than ${MAX_DEPTH} levels deep: not shown]`
+        cut++
+        continue
+      }
+      stack.push({ value: child as Record<string, unknown> | unknown[], depth: depth + 1 })
+    }
+  }
+  if (cut > 0) {
+    addDiagnostic(session, {
+      severity: 'warning',
+      path: session.source.files[0] ?? '',
+      message: `${cut} value(s) were nested more than ${MAX_DEPTH} levels deep; they are shown as a note instead.`,
+    })
+  }
+  return cut
+}

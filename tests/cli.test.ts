@@ -105,4 +105,16 @@ describe('sepia CLI', () => {
     expect(bad.code).toBe(1)
     expect(bad.err).toContain('"nosuch" is not an agent id')
   })
+
+  it('takes a relative --home from the working directory', async () => {
+    const prev = process.cwd()
+    process.chdir(ROOT)
+    try {
+      const r = await run('list', '--home', 'fixtures/real/claude-code/home', '--json')
+      expect(r.code).toBe(0)
+      expect((JSON.parse(r.out) as { sessions: unknown[] }).sessions.length).toBe(6)
+    } finally {
+      process.chdir(prev)
+    }
+  })
 })

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { homedir } from 'node:os'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import type { HomeOs } from '../shared/ir'
 import { defaultAppDataDir, findAppRoot, type AppContext } from './context'
 import { resolveHome } from './platform/home'
@@ -35,7 +35,8 @@ export function processContext(options: ProcessContextOptions): AppContext {
     mode: options.mode,
     version,
     platform,
-    homes: options.homes ?? [],
+    // Relative --home folders are taken from the working directory, once, here.
+    homes: (options.homes ?? []).map((h) => resolve(h)),
     fixturesDir: join(appRoot, 'fixtures'),
     env: process.env,
     ownHome: resolveHome(process.env, homedir),

@@ -23,6 +23,8 @@ import { createApi } from '../main/api'
 import { processContext } from '../main/host'
 import { sessionToMarkdown } from '../main/export/markdown'
 import { runServe } from './serve'
+import { safeText, writeDiagnostics } from './terminal'
+import { AGENT_IDS, isAgentId } from '../shared/ir'
 import { EXPORT_USAGE, runCollect, runExport, type ExportCliOptions } from './export'
 import { CHECKPOINT_USAGE, runCheckpointCommand } from './checkpoints'
 import { SEARCH_USAGE, runSearch } from './search'
@@ -54,6 +56,7 @@ export async function main(argv: string[], out: NodeJS.WritableStream = process.
         port: { type: 'string' },
         demo: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
+        version: { type: 'boolean', short: 'v', default: false },
         format: { type: 'string' },
         out: { type: 'string' },
         project: { type: 'string' },
@@ -86,6 +89,14 @@ export async function main(argv: string[], out: NodeJS.WritableStream = process.
   }
   const { values, positionals } = parsed
   const [command, ...rest] = positionals
+  if (command === 'version' || values.version) {
+    out.write(`sepia ${processContext({ mode: 'browser' }).version}\n`)
+    return 0
+  }
+  if (command === 'help') {
+    out.write(USAGE)
+    return 0
+  }
   if (values.help || !command) {
     out.write(USAGE)
     return command || values.help ? 0 : 2
@@ -96,8 +107,8 @@ export async function main(argv: string[], out: NodeJS.WritableStream = process.
       case 'list': {
         const lib = await api.getLibrary()
         if (values.json) out.write(JSON.stringify({ homes: lib.homes, sessions: lib.sessions, diagnostics: lib.diagnostics }, null, 2) + '\n')
-        else out.write(formatList(lib.sessions, lib.homes.map((h) => h.path + (h.isDemo ? ' (demo)' : ''))))
-        for (const d of lib.diagnostics) err.write(`warning: ${d.path}${d.line ? `:${d.line}` : ''}: ${d.message}\n`)
+        else out.write(safeText(formatList(lib.sessions, lib.homes.map((h) => h.path + (h.isDemo ? ' (demo)' : '')))))
+        if (!values.json) writeDiagnostics(err, lib.diagnostics)
         return 0
       }
       case 'show': {
@@ -106,14 +117,19 @@ export async function main(argv: string[], out: NodeJS.WritableStream = process.
           err.write(`sepia show needs a session id.\n\n${USAGE}`)
           return 2
         }
+        if (values.agent && !isAgentId(values.agent)) throw new SepiaError({ code: 'UNKNOWN_AGENT', message: `"${values.agent}" is not an agent id. Known ids: ${AGENT_IDS.join(', ')}.` })
         const lib = await api.getLibrary()
         const matches = lib.sessions.filter((s) => (s.id === id || s.id.startsWith(id)) && (!values.agent || s.agent === values.agent))
         const exact = matches.filter((s) => s.id === id)
         const pick = exact.length > 0 ? exact : matches
         if (pick.length === 0) throw new SepiaError({ code: 'SESSION_NOT_FOUND', message: `No session "${id}" in ${lib.homes.map((h) => h.path).join(', ')}. Run "sepia list" to see the ids.` })
-        if (pick.length > 1) throw new SepiaError({ code: 'BAD_ARGUMENT', message: `"${id}" matches ${pick.length} sessions; give more of the id or --agent.` })
+        if (pick.length > 1) {
+          const names = pick.slice(0, 10).map((s) => `  ${s.agent}  ${s.id}  ${s.title ?? ''}`.trimEnd())
+          throw new SepiaError({ code: 'BAD_ARGUMENT', message: safeText(`"${id}" matches ${pick.length} sessions; give more of the id or --agent:\n${names.join('\n')}${pick.length > 10 ? '\n  …' : ''}`) })
+        }
         const session = await api.getSession(pick[0]!.agent, pick[0]!.id)
-        out.write(values.json ? JSON.stringify(session, null, 2) + '\n' : sessionToMarkdown(session))
+        out.write(values.json ? JSON.stringify(session, null, 2) + '\n' : safeText(sessionToMarkdown(session)))
+        if (!values.json) writeDiagnostics(err, session.diagnostics)
         return 0
       }
       case 'checkpoints':

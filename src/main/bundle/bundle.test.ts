@@ -273,11 +273,20 @@ describe('the API', () => {
     const dir = tmp('api')
     api.paths.allow(dir, 'picked')
     const r = await api.collectForReview({ target: 'zip', outPath: join(dir, 'review.zip'), taskId: 'collect-1' })
-    // Claude Code: 10 of its 13 files (not .claude.json, settings.json, backups/); Cline: 13 of 28.
-    expect(r.byAgent).toEqual({ 'claude-code': 10, cline: 13 })
+    // Claude Code: 10 of its 13 files (not .claude.json, settings.json, backups/); Cline: 13 of its
+    // 28, plus the -wal/-shm of the two collected databases when a process left them there.
+    const sidecars = ['sessions.db', 'session-search.db'].flatMap((db) => ['-wal', '-shm', '-journal'].map((x) => db + x)).filter((n) => existsSync(join(CLINE, '.cline/data/db', n)))
+    expect(r.byAgent).toEqual({ 'claude-code': 10, cline: 13 + sidecars.length })
     const p = await api.getTaskProgress('collect-1')
     expect(p).toMatchObject({ taskId: 'collect-1', state: 'done', phase: 'zip', done: r.files, total: r.files })
     expect(await api.cancelTask('collect-1')).toBe(false)
+    // A task can be asked about as soon as the call is made, and cancelled while it runs.
+    const running = api.collectForReview({ target: 'folder', outPath: join(dir, 'second'), taskId: 'collect-2' })
+    expect((await api.getTaskProgress('collect-2')).state).toBe('running')
+    expect(await api.cancelTask('collect-2')).toBe(true)
+    await expect(running).rejects.toMatchObject({ code: 'CANCELLED' })
+    expect(await api.getTaskProgress('collect-2')).toMatchObject({ state: 'cancelled', error: expect.stringContaining('cancelled') })
+    expect(existsSync(join(dir, 'second'))).toBe(false)
     await expect(api.getTaskProgress('nope')).rejects.toMatchObject({ code: 'NOT_FOUND' })
     await expect(api.collectForReview({ target: 'folder', outPath: '/definitely/not/allowed/x' })).rejects.toMatchObject({ code: 'PATH_NOT_ALLOWED' })
 

@@ -14,7 +14,7 @@ import { layoutForHome, type HomeLayout } from '../platform'
 import { collectForReview } from './collect'
 import { prepareHome, type PreparedHome } from './open'
 import { getRecentHomes, rememberHome } from './recent'
-import type { TaskRegistry } from './tasks'
+import type { TaskHandle, TaskRegistry } from './tasks'
 
 /** What the bundle methods need from the API. */
 export interface BundleServiceDeps {
@@ -53,40 +53,44 @@ export function createBundleMethods(d: BundleServiceDeps): BundleMethods {
     }
   }
 
+  /** The collect itself, run as a task (arguments checked first). */
+  async function collect(request: CollectRequest, task: TaskHandle): Promise<CollectResult> {
+    if (!request || typeof request !== 'object') throw bad('Say where to write the bundle.')
+    if (request.target !== 'folder' && request.target !== 'zip') throw bad('The bundle target is "folder" or "zip".')
+    if (request.includeCredentials !== undefined && typeof request.includeCredentials !== 'boolean') throw bad('includeCredentials must be true or false.')
+    if (typeof request.outPath !== 'string' || request.outPath.trim() === '') throw bad('Give the path of the folder or zip to write.')
+    const outPath = resolve(request.outPath.trim())
+    await d.paths.check(dirname(outPath), 'The folder to write the bundle in')
+    let layouts: HomeLayout[]
+    if (request.homes !== undefined) {
+      if (!Array.isArray(request.homes) || request.homes.length === 0) throw bad('homes is a list of home folders.')
+      layouts = []
+      for (const h of request.homes) {
+        const abs = await d.paths.check(h, 'A home to collect')
+        const own = abs === resolve(d.context.ownHome)
+        layouts.push(await layoutForHome(own ? { home: abs, env: d.context.env, isOwnHome: true, os: d.context.platform } : { home: abs }))
+      }
+    } else {
+      layouts = d.library.openHomes.filter((h) => !h.isDemo).map((h) => h.layout)
+      if (layouts.length === 0) throw bad('Only the demo library is open; open a home folder to collect it.')
+    }
+    return collectForReview({
+      layouts,
+      target: request.target,
+      outPath,
+      includeCredentials: request.includeCredentials === true,
+      agents: d.agents,
+      ctx: d.ctx,
+      createdBy: `Sepia ${d.context.version}`,
+      onProgress: task.report,
+      signal: task.signal,
+    })
+  }
+
   return {
     async collectForReview(request: CollectRequest): Promise<CollectResult> {
-      if (!request || typeof request !== 'object') throw bad('Say where to write the bundle.')
-      if (request.target !== 'folder' && request.target !== 'zip') throw bad('The bundle target is "folder" or "zip".')
-      if (request.includeCredentials !== undefined && typeof request.includeCredentials !== 'boolean') throw bad('includeCredentials must be true or false.')
-      if (typeof request.outPath !== 'string' || request.outPath.trim() === '') throw bad('Give the path of the folder or zip to write.')
-      const outPath = resolve(request.outPath.trim())
-      await d.paths.check(dirname(outPath), 'The folder to write the bundle in')
-      let layouts: HomeLayout[]
-      if (request.homes !== undefined) {
-        if (!Array.isArray(request.homes) || request.homes.length === 0) throw bad('homes is a list of home folders.')
-        layouts = []
-        for (const h of request.homes) {
-          const abs = await d.paths.check(h, 'A home to collect')
-          const own = abs === resolve(d.context.ownHome)
-          layouts.push(await layoutForHome(own ? { home: abs, env: d.context.env, isOwnHome: true, os: d.context.platform } : { home: abs }))
-        }
-      } else {
-        layouts = d.library.openHomes.filter((h) => !h.isDemo).map((h) => h.layout)
-        if (layouts.length === 0) throw bad('Only the demo library is open; open a home folder to collect it.')
-      }
-      return d.tasks.run(request.taskId, (task) =>
-        collectForReview({
-          layouts,
-          target: request.target,
-          outPath,
-          includeCredentials: request.includeCredentials === true,
-          agents: d.agents,
-          ctx: d.ctx,
-          createdBy: `Sepia ${d.context.version}`,
-          onProgress: task.report,
-          signal: task.signal,
-        }),
-      )
+      // The task is registered at once, so progress can be asked for as soon as the call is made.
+      return d.tasks.run((request as CollectRequest | undefined)?.taskId, (task) => collect(request, task))
     },
     async getRecentHomes() {
       return getRecentHomes(d.appDataDir)

@@ -54,20 +54,22 @@ export function createExportMethods(d: ExportServiceDeps): Pick<SepiaApi, 'expor
 
   return {
     async exportSessions(request: ExportRequest): Promise<ExportResult> {
-      if (!request || typeof request !== 'object') throw bad('Say which sessions to export, in which format.')
-      const format = checkFormat(request.format)
-      const options = contentOptions(request)
-      await d.init()
-      const lib = await d.library.load()
-      const picked = select(lib.sessions, request.sessions)
-      const outDir = request.outDir === undefined ? resolve(d.appDataDir, 'exports', stamp(d.now())) : await d.paths.check(request.outDir, 'The export folder')
-      for (const h of d.library.openHomes) {
-        for (const root of storeRoots(h.layout)) {
-          if (isInside(resolve(root.dir), outDir)) throw new SepiaError({ code: 'BAD_ARGUMENT', path: outDir, message: `${outDir} is inside ${root.dir}, where an agent keeps its sessions; Sepia does not write there. Choose another folder.` })
+      // The task is registered at once, so progress can be asked for as soon as the call is made.
+      return d.tasks.run((request as ExportRequest | undefined)?.taskId, async (task) => {
+        if (!request || typeof request !== 'object') throw bad('Say which sessions to export, in which format.')
+        const format = checkFormat(request.format)
+        const options = contentOptions(request)
+        task.report(0, 0, 'scan')
+        await d.init()
+        const lib = await d.library.load()
+        const picked = select(lib.sessions, request.sessions)
+        const outDir = request.outDir === undefined ? resolve(d.appDataDir, 'exports', stamp(d.now())) : await d.paths.check(request.outDir, 'The export folder')
+        for (const h of d.library.openHomes) {
+          for (const root of storeRoots(h.layout)) {
+            if (isInside(resolve(root.dir), outDir)) throw new SepiaError({ code: 'BAD_ARGUMENT', path: outDir, message: `${outDir} is inside ${root.dir}, where an agent keeps its sessions; Sepia does not write there. Choose another folder.` })
+          }
         }
-      }
-      const loaders = picked.map((s) => () => d.library.getSession(s.agent, s.id))
-      return d.tasks.run(request.taskId, async (task) => {
+        const loaders = picked.map((s) => () => d.library.getSession(s.agent, s.id))
         const files = await exportSessions(loaders, format, options, outDir, { ...deps(), onProgress: task.report, signal: task.signal })
         return { outDir, files }
       })

@@ -9,7 +9,7 @@ export default defineConfig({
     build: {
       rollupOptions: {
         // The catalog's indexing worker (worker_threads) is an entry of its own: out/main/catalog-worker.js.
-        input: { index: resolve(__dirname, 'src/main/index.ts'), 'catalog-worker': resolve(__dirname, 'src/main/catalog/worker.ts') },
+        input: { index: resolve(__dirname, 'src/main/index.ts'), 'catalog-worker': resolve(__dirname, 'src/main/catalog/worker.ts'), cli: resolve(__dirname, 'src/cli/index.ts') },
         external: ['better-sqlite3', 'electron'],
       },
     },

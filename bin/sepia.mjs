@@ -1,12 +1,31 @@
 #!/usr/bin/env node
-// The `sepia` command (npx sepia ...): runs the TypeScript CLI through tsx's loader, so no build
-// step is needed for the terminal commands.
-import { register } from 'tsx/esm/api'
-import { fileURLToPath, pathToFileURL } from 'node:url'
+// The `sepia` command (npx sepia ...). Uses the built CLI (out/main/cli.js, made by
+// `electron-vite build`, which npm start and npm test run) when it is at least as new as the
+// sources; otherwise runs the TypeScript sources through tsx's loader, so it always works.
+import { existsSync, readdirSync, statSync } from 'node:fs'
 import { dirname, join } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 
-register()
-const here = dirname(fileURLToPath(import.meta.url))
-const { main } = await import(pathToFileURL(join(here, '..', 'src', 'cli', 'index.ts')).href)
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+const built = join(root, 'out', 'main', 'cli.js')
+
+function newest(dir) {
+  let t = 0
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name)
+    t = Math.max(t, e.isDirectory() ? newest(p) : statSync(p).mtimeMs)
+  }
+  return t
+}
+
+let entry
+if (existsSync(built) && !existsSync(join(root, 'src')) ) entry = built
+else if (existsSync(built) && statSync(built).mtimeMs >= newest(join(root, 'src'))) entry = built
+else {
+  const { register } = await import('tsx/esm/api')
+  register()
+  entry = join(root, 'src', 'cli', 'index.ts')
+}
+const { main } = await import(pathToFileURL(entry).href)
 const code = await main(process.argv.slice(2))
 if (code !== -1) process.exitCode = code

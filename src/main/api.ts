@@ -47,7 +47,8 @@ export function createApi(context: AppContext): SepiaService {
   const ctx: ReadContext = { now: context.now ?? Date.now }
   // Discovery skips session files that link out of the opened home (reported, not followed).
   // The catalog (src/main/catalog/) lives in the app data folder; in memory when the host gives none.
-  const library = new LibraryService([], guardAgents(AGENTS), ctx, context.appDataDir ? { catalogPath: join(context.appDataDir, CATALOG_FILE) } : {})
+  // One-shot hosts (the CLI, `serve`) refresh changed files before their first answer; the app answers from the catalog at once.
+  const library = new LibraryService([], guardAgents(AGENTS), ctx, { refreshFirstLoad: context.mode !== 'electron', ...(context.appDataDir ? { catalogPath: join(context.appDataDir, CATALOG_FILE) } : {}) })
   let initialised = false
   const paths = new PathPolicy(async () => {
     const roots: [string, RootReason][] = library.openHomes.flatMap((h) => layoutRoots(h.layout).map((p): [string, RootReason] => [p, 'home']))
@@ -66,10 +67,12 @@ export function createApi(context: AppContext): SepiaService {
   const tasks = new TaskRegistry()
   const bundles = createBundleMethods({ context, library, agents: guardAgents(AGENTS), ctx, paths, tasks, appDataDir })
   const exporter = createExportMethods({ context, library, paths, tasks, init: () => init(), appDataDir, now: ctx.now })
-  // Convert ("Continue in..."): src/main/convert/service.ts. The source is read unmasked (a masked
-  // key would be written into the new session); results are masked like every other method's.
+  // Convert ("Continue in..."): src/main/convert/service.ts. Secrets stay masked in the converted
+  // session by default (issue 9, item 7); a session the user revealed (revealSecrets) converts as
+  // revealed. Results are masked like every other method's.
+  const revealed = new Set<string>()
   const converter = createConvertService({
-    getSession: (agent, id) => library.getSession(agent, id, { reveal: true }),
+    getSession: (agent, id) => library.getSession(agent, id, { reveal: revealed.has(`${agent}/${id}`) }),
     agents: AGENTS,
     targetLayout: (home) => (home ? layoutForHome({ home }) : layoutForHome({ home: context.ownHome, env: context.env, isOwnHome: true, os: context.platform })),
     ctx,
@@ -165,6 +168,7 @@ export function createApi(context: AppContext): SepiaService {
       if (!isAgentId(agent)) throw new SepiaError({ code: 'UNKNOWN_AGENT', message: `"${String(agent)}" is not an agent Sepia knows.` })
       if (typeof id !== 'string' || id === '') throw new SepiaError({ code: 'BAD_ARGUMENT', message: 'A session id is required.' })
       await init()
+      revealed.add(`${agent}/${id}`)
       return library.getSession(agent, id, { reveal: true })
     },
     async listCheckpoints(agent, sessionId, options) {

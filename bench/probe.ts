@@ -27,7 +27,7 @@ if (mode === 'warm') {
   out.sessions = library.sessions.length
   // Through the API as the app calls it (secrets masking of the whole list included).
   const dir = arg!.replace(/[\\/]catalog\.sqlite$/, '')
-  const api = createApi({ mode: 'browser', version: 'bench', platform: 'linux', homes: [home!], fixturesDir: `${findAppRoot()}/fixtures`, env: {}, ownHome: home!, appDataDir: dir })
+  const api = createApi({ mode: 'electron', version: 'bench', platform: 'linux', homes: [home!], fixturesDir: `${findAppRoot()}/fixtures`, env: {}, ownHome: home!, appDataDir: dir })
   const t2 = performance.now()
   const viaApi = await api.getLibrary()
   out.apiMs = performance.now() - t2

@@ -37,6 +37,12 @@ export interface LibraryOptions {
   workers?: number
   /** Reads smaller than this many bytes stay on this thread. */
   workerThreshold?: number
+  /**
+   * The first `load()` after the homes are set waits for an incremental refresh even when the
+   * catalog is warm (one-shot commands such as the CLI must not print a stale list). The app
+   * leaves it off: it shows the catalog at once and refreshes in the background.
+   */
+  refreshFirstLoad?: boolean
   /** Live watching: debounce (ms) and the fallback poll interval (ms, 0 = none). */
   liveDebounceMs?: number
   livePollMs?: number
@@ -65,6 +71,7 @@ export class LibraryService {
   private backgroundKey = ''
   private readonly sessions: { key: string; stamp: string; session: Session }[] = []
   private readonly reading = new Map<string, Promise<Session>>()
+  private readonly freshFor = new Set<string>()
   private live: LiveWatcher | undefined
   private liveQueued = false
 
@@ -128,7 +135,9 @@ export class LibraryService {
   /** The library (see `SepiaApi.getLibrary`). `true` means `{refresh: true}`. */
   async load(options: boolean | LoadOptions = {}): Promise<Library> {
     const o: LoadOptions = typeof options === 'boolean' ? { refresh: options } : options
-    if (o.refresh || (!o.partial && !this.isIndexed())) {
+    const first = this.options.refreshFirstLoad === true && !this.freshFor.has(this.homePaths.join('\u0000'))
+    if (o.refresh || first || (!o.partial && !this.isIndexed())) {
+      this.freshFor.add(this.homePaths.join('\u0000'))
       await this.refresh()
       return this.build()
     }

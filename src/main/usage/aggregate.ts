@@ -94,7 +94,11 @@ export function aggregateUsage(db: Database.Database, homes: readonly string[], 
   if (homes.length === 0) return report
 
   // Sessions of the open homes; the same (agent, id) under two homes counts once (first home).
-  const sessions = db.prepare(`SELECT sid, home, agent, session_id, parent_session_id, title, project FROM sessions WHERE home IN ${inList(homes.length)}`).all(...homes) as SessionInfo[]
+  // (One home cannot hold an id twice; days and models need no session details then.)
+  const needInfo = by === 'session' || by === 'project' || by === 'agent' || homes.length > 1
+  const sessions = needInfo
+    ? (db.prepare(`SELECT sid, home, agent, session_id, parent_session_id, title, project FROM sessions WHERE home IN ${inList(homes.length)}`).all(...homes) as SessionInfo[])
+    : []
   const order = new Map(homes.map((h, i) => [h, i]))
   sessions.sort((a, b) => order.get(a.home)! - order.get(b.home)!)
   const seen = new Set<string>()

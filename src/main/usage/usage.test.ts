@@ -168,3 +168,12 @@ describe('pricing and zones', () => {
     expect(startOfDay('2026-03-09', 'America/New_York')).toBe(Date.parse('2026-03-09T04:00:00Z'))
   })
 })
+
+describe('dayOf across a DST change', () => {
+  it('agrees with Intl for every quarter hour of a transition day', () => {
+    const f = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Paris', year: 'numeric', month: '2-digit', day: '2-digit' })
+    for (let ms = Date.parse('2026-03-28T20:00:00Z'); ms < Date.parse('2026-03-30T04:00:00Z'); ms += 450_000) {
+      expect(dayOf(ms, 'Europe/Paris'), new Date(ms).toISOString()).toBe(f.format(new Date(ms)))
+    }
+  })
+})

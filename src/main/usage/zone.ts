@@ -36,10 +36,35 @@ function parts(ms: number, timeZone: string): Record<string, number> {
   return out
 }
 
-/** The calendar day of `ms` in `timeZone`, `YYYY-MM-DD`. */
+const offsets = new Map<string, Map<number, number>>()
+
+/**
+ * The calendar day of `ms` in `timeZone`, `YYYY-MM-DD`. Offsets are cached per UTC day when the
+ * zone's offset is the same at both ends of that day (no transition), else per quarter hour
+ * (every zone changes offset on a quarter-hour boundary): bucketing many messages costs a few
+ * Intl calls per day, not one per message.
+ */
 export function dayOf(ms: number, timeZone: string): string {
-  const p = parts(ms, timeZone)
-  return `${String(p.year).padStart(4, '0')}-${String(p.month).padStart(2, '0')}-${String(p.day).padStart(2, '0')}`
+  let cache = offsets.get(timeZone)
+  if (!cache) offsets.set(timeZone, (cache = new Map()))
+  if (cache.size > 100_000) cache.clear()
+  const day = Math.floor(ms / 86_400_000)
+  let off = cache.get(-day - 1) // negative keys: whole UTC days
+  if (off === undefined) {
+    const a = offsetAt(day * 86_400_000, timeZone)
+    const b = offsetAt(day * 86_400_000 + 86_399_999, timeZone)
+    off = a === b ? a : NaN
+    cache.set(-day - 1, off)
+  }
+  if (Number.isNaN(off)) {
+    const q = Math.floor(ms / 900_000)
+    off = cache.get(q)
+    if (off === undefined) {
+      off = offsetAt(q * 900_000, timeZone)
+      cache.set(q, off)
+    }
+  }
+  return new Date(ms + off).toISOString().slice(0, 10)
 }
 
 /** Offset of `timeZone` from UTC at `ms`, in ms (local − UTC). */

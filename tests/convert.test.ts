@@ -65,6 +65,12 @@ describe('convert API', () => {
     expect(readdirSync(ctx.ownHome)).toEqual([])
   })
 
+  it('offers a legacy Cline task to Cline itself (into its SDK store), but not an SDK session', async () => {
+    const api = createApi(context({ homes: [CLINE, join(ROOT, 'fixtures/real/cline-legacy/home')] }))
+    expect((await api.convertTargets('cline', '1796022270019')).map((p) => p.target.agent)).toEqual(['claude-code', 'cline'])
+    expect((await api.convertTargets('cline', TOOLS)).map((p) => p.target.agent)).toEqual(['claude-code'])
+  })
+
   it('converts into the own home by default, reads it back and shows it in the library when that home is open', async () => {
     const own = mkdtempSync(join(tmpdir(), 'sepia-own-home-'))
     const api = createApi(context({ homes: [CLINE, own], ownHome: own }))
@@ -101,17 +107,23 @@ describe('convert API', () => {
     await expect(api.planConvert('cline', TOOLS, 'claude-code', { cwd: 'relative/path' })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' })
   })
 
-  it('writes the session as read: secrets are masked in results, never in the converted transcript', async () => {
+  it('keeps secrets masked in the converted session unless the user revealed that session', async () => {
     const home = mkdtempSync(join(tmpdir(), 'sepia-secret-home-'))
-    cpSync(CLINE, home, { recursive: true })
+    cpSync(join(ROOT, 'fixtures/real/claude-code/home'), home, { recursive: true })
     const secret = FAKE_SECRETS[0]!.secret
-    const file = join(home, '.cline/data/sessions', TOOLS, `${TOOLS}.messages.json`)
-    writeFileSync(file, readFileSync(file, 'utf8').replace('Let me look at the project first.', `Let me look at the project first. export ANTHROPIC_API_KEY=${secret}`))
+    const id = 'c79310a4-1627-4beb-8788-81d2e0fc6af8'
+    const file = join(home, '.claude/projects/-home-ana-src-ledger-api', `${id}.jsonl`)
+    writeFileSync(file, readFileSync(file, 'utf8').replace('"Let me look at the project first."', `"Let me look at the project first. export ANTHROPIC_API_KEY=${secret}"`))
     const own = mkdtempSync(join(tmpdir(), 'sepia-own-home-'))
     const api = createApi(context({ homes: [home], ownHome: own }))
-    const r = await api.convertSession('cline', TOOLS, 'claude-code')
-    expect(readFileSync(r.files[0]!, 'utf8')).toContain(secret)
-    expect(JSON.stringify(r)).not.toContain(secret)
+    const masked = await api.convertSession('claude-code', id, 'cline')
+    const maskedText = readFileSync(masked.files[0]!, 'utf8')
+    expect(maskedText).not.toContain(secret)
+    expect(maskedText).toContain('export ANTHROPIC_API_KEY=sk-a')
+    await api.revealSecrets('claude-code', id)
+    const revealed = await api.convertSession('claude-code', id, 'cline')
+    expect(readFileSync(revealed.files[0]!, 'utf8')).toContain(secret)
+    expect(JSON.stringify(revealed)).not.toContain(secret)
   })
 })
 

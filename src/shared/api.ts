@@ -264,7 +264,8 @@ export interface SepiaApi {
   /** The restores recorded in the app's data folder, newest first. */
   listRestores(): Promise<RestoreRecord[]>
   /**
-   * "Continue in...": one plan per agent Sepia can write (the session's own agent excepted), each
+   * "Continue in...": one plan per agent Sepia can write (the session's own agent excepted, unless
+   * the session is in another store of that agent, e.g. a legacy Cline task), each
    * with what it would drop or change (`warnings`, losses first) and the resume command it would
    * give. Nothing is written. Rejects `SESSION_NOT_FOUND`, `UNKNOWN_AGENT`.
    */

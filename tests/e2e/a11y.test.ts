@@ -31,6 +31,13 @@ describe.skipIf(skip !== undefined).each(['light', 'dark'] as const)('accessibil
     expect(found, `${name} (${scheme}):\n${JSON.stringify(found, null, 2)}`).toEqual([])
   }
 
+  /** Wait (up to 15 s) until nothing inside `scope` is loading any more. */
+  async function settled(scope: string): Promise<void> {
+    await page
+      .waitForFunction((sel) => !document.querySelector(`${sel} [data-testid="loading-state"], ${sel} [aria-busy="true"]`), scope, { timeout: 15_000 })
+      .catch(() => undefined)
+  }
+
   beforeAll(async () => {
     mkdirSync(shots, { recursive: true })
     server = await startApp([join(ROOT, 'fixtures/real/claude-code/home'), join(ROOT, 'fixtures/real/cline/home')])
@@ -60,10 +67,28 @@ describe.skipIf(skip !== undefined).each(['light', 'dark'] as const)('accessibil
     await expectClean('library')
   })
 
+  it('every session action dialog there is (continue in, checkpoints, export, collect)', async () => {
+    const opened: string[] = []
+    for (const id of ['continue-in', 'checkpoints-button', 'export-button', 'collect-for-review']) {
+      const button = page.getByTestId(id).first()
+      if (!(await button.isVisible().catch(() => false)) || !(await button.isEnabled())) continue
+      await button.click()
+      const dialog = page.locator('dialog[open]')
+      await dialog.waitFor()
+      await settled('dialog[open]')
+      await expectClean(`dialog-${id}`, 'dialog[open]')
+      await page.keyboard.press('Escape')
+      await expect.poll(() => page.locator('dialog[open]').count()).toBe(0)
+      opened.push(id)
+    }
+    console.log(`a11y (${scheme}): session action dialogs checked: ${opened.join(', ') || 'none yet'}`)
+  })
+
   for (const tab of ['search', 'usage', 'timeline', 'settings']) {
     it(`the ${tab} view`, async () => {
       await page.getByTestId(`tab-${tab}`).click()
       await expect.poll(() => page.locator('#view-panel').getAttribute('data-view')).toBe(tab)
+      await settled('#view-panel')
       await expectClean(tab)
     })
   }
@@ -117,5 +142,24 @@ describe.skipIf(skip !== undefined).each(['light', 'dark'] as const)('accessibil
     await page.getByTestId('path-submit').click()
     await page.getByTestId('empty-state').waitFor()
     await expectClean('empty')
+  })
+})
+
+describe.skipIf(skip !== undefined)('the axe check itself', () => {
+  it('finds a planted violation (an unnamed button), so an empty result means something', async () => {
+    const server = await startApp([join(ROOT, 'fixtures/real/claude-code/home')])
+    const browser = await launchChromium()
+    try {
+      const page = await (await browser.newContext({ bypassCSP: true })).newPage()
+      await page.goto(server.url)
+      await page.getByTestId('library').waitFor()
+      await page.evaluate(() => document.querySelector('main')!.insertAdjacentHTML('beforeend', '<button id="axe-probe" type="button"></button>'))
+      const found = await seriousViolations(page)
+      expect(found.map((v) => v.id)).toContain('button-name')
+      expect(found.find((v) => v.id === 'button-name')!.nodes[0]).toContain('#axe-probe')
+    } finally {
+      await browser.close()
+      await server.close()
+    }
   })
 })

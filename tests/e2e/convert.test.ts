@@ -10,10 +10,14 @@ import { join } from 'node:path'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { HttpServerHandle } from '../../src/main/transport/http'
+import { seriousViolations } from './axe'
 import { browserSkipReason, launchChromium, ROOT, startApp, tempFolder } from './helpers'
 
 const skip = browserSkipReason()
 if (skip) console.warn(`Skipping browser tests: ${skip}`)
+
+/** `expect.poll` with room for the API's work (git reads, conversions): 15 s instead of 1 s. */
+const poll = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 15_000 })
 
 const SESSION = '1796022183774_v75nv'
 const UUID = /^claude --resume ([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/
@@ -33,18 +37,22 @@ describe.skipIf(skip !== undefined)('Continue in… (Cline → Claude Code)', ()
     data = tempFolder('data')
     server = await startApp([join(ROOT, 'fixtures/real/cline/home')], { ownHome: own, appDataDir: data })
     browser = await launchChromium()
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: 'reduce' })
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url.replace(/\/$/, '').replace(/(https?:\/\/[^/]+).*/, '$1') })
+    context = await browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: 'reduce', bypassCSP: true })
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(server.url).origin })
     page = await context.newPage()
     await page.goto(server.url)
-    await page.locator(`[data-testid="session-row"][data-session-id="${SESSION}"]`).click()
+    // The first read builds a new catalog in the temp data folder: slow when every test file runs at once.
+    await page.locator(`[data-testid="session-row"][data-session-id="${SESSION}"]`).click({ timeout: 90_000 })
     await page.getByTestId('session-header').waitFor()
   })
 
   afterAll(async () => {
-    await browser?.close()
-    await server?.close()
-    for (const d of [own, data]) if (d) rmSync(d, { recursive: true, force: true })
+    try {
+      await browser?.close()
+      await server?.close()
+    } finally {
+      for (const d of [own, data]) if (d) rmSync(d, { recursive: true, force: true })
+    }
   })
 
   it('lists Claude Code with the warnings in plain words, other agents disabled, and a text-only choice', async () => {
@@ -53,7 +61,7 @@ describe.skipIf(skip !== undefined)('Continue in… (Cline → Claude Code)', ()
     await dialog.waitFor()
     expect(await dialog.getAttribute('aria-modal')).toBe('true')
     const claude = dialog.locator('[data-testid="convert-target"][data-agent="claude-code"]')
-    await expect.poll(() => claude.getByTestId('convert-warning').count()).toBeGreaterThanOrEqual(3)
+    await poll(() => claude.getByTestId('convert-warning').count()).toBeGreaterThanOrEqual(3)
     const warnings = await claude.getByTestId('convert-warning').allInnerTexts()
     expect(warnings.join('\n')).toContain('1 thinking block without a provider signature left out')
     expect(warnings.join('\n')).toContain('2 checkpoints of the source agent left out')
@@ -67,18 +75,19 @@ describe.skipIf(skip !== undefined)('Continue in… (Cline → Claude Code)', ()
     expect(await codex.getByRole('radio').isDisabled()).toBe(true)
     expect(await codex.innerText()).toContain('Sepia cannot write Codex sessions yet.')
     await page.screenshot({ path: join(shots, 'convert-dialog.png') })
+    expect(await seriousViolations(page, '[data-testid="convert-dialog"]')).toEqual([])
 
     // Text only: the tool calls become text, said in plain words.
     await dialog.getByTestId('convert-text-only').check()
-    await expect.poll(async () => (await claude.getByTestId('convert-warning').allInnerTexts()).join('\n')).toContain('written as plain text (text only)')
+    await poll(async () => (await claude.getByTestId('convert-warning').allInnerTexts()).join('\n')).toContain('written as plain text (text only)')
     await dialog.getByTestId('convert-text-only').uncheck()
-    await expect.poll(async () => (await claude.getByTestId('convert-warning').allInnerTexts()).join('\n')).toContain('written as Bash')
+    await poll(async () => (await claude.getByTestId('convert-warning').allInnerTexts()).join('\n')).toContain('written as Bash')
 
     // Esc closes it, and nothing was written.
     await page.keyboard.press('Escape')
-    await expect.poll(() => dialog.isVisible()).toBe(false)
+    await poll(() => dialog.isVisible()).toBe(false)
     expect(existsSync(join(own, '.claude'))).toBe(false)
-  })
+  }, 120_000)
 
   it('converts into the temp home, shows where it went and the check, and copies the resume command', async () => {
     await page.getByTestId('continue-in').click()
@@ -99,14 +108,15 @@ describe.skipIf(skip !== undefined)('Continue in… (Cline → Claude Code)', ()
     expect(readFileSync(file, 'utf8')).toContain('[tools] List the files, then create NOTES.md')
 
     await dialog.getByTestId('copy-resume-command').click()
-    await expect.poll(() => dialog.getByTestId('copy-resume-command').innerText()).toBe('Copied')
+    await poll(() => dialog.getByTestId('copy-resume-command').innerText()).toContain('Copied')
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(text)
     await page.screenshot({ path: join(shots, 'convert-result.png') })
+    expect(await seriousViolations(page, '[data-testid="convert-dialog"]')).toEqual([])
 
     await page.emulateMedia({ colorScheme: 'dark' })
     await page.screenshot({ path: join(shots, 'convert-result-dark.png') })
     await page.emulateMedia({ colorScheme: 'light' })
     await dialog.getByTestId('convert-done').click()
-    await expect.poll(() => dialog.isVisible()).toBe(false)
-  })
+    await poll(() => dialog.isVisible()).toBe(false)
+  }, 120_000)
 })

@@ -89,7 +89,7 @@ describe.skipIf(skip !== undefined)('keyboard, focus and theme', () => {
     expect(await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle)).toBe('solid')
   })
 
-  it('/ and Ctrl-F focus the filter; Esc in the filter clears it', async () => {
+  it('/ and Ctrl-F focus the filter (or the Search view\'s box); Esc in the filter clears it', async () => {
     await page.locator('body').click({ position: { x: 700, y: 600 } })
     await page.keyboard.press('/')
     expect(await focused()).toBe('filter')
@@ -100,12 +100,14 @@ describe.skipIf(skip !== undefined)('keyboard, focus and theme', () => {
     await page.getByTestId('reload').focus()
     await page.keyboard.press('Control+f')
     expect(await focused()).toBe('filter')
-    // From another view, `/` comes back to the library's filter.
+    // From a view without a search box of its own, `/` goes to the Search view's box.
     await page.getByTestId('tab-usage').click()
     expect(await view()).toBe('usage')
     await page.keyboard.press('/')
-    await expect.poll(view).toBe('library')
-    await expect.poll(focused).toBe('filter')
+    await expect.poll(view).toBe('search')
+    await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe('INPUT')
+    expect(await page.evaluate(() => document.activeElement?.closest('#view-panel')?.getAttribute('data-view'))).toBe('search')
+    await page.getByTestId('tab-library').click()
   })
 
   it('the view tabs follow ← → Home End', async () => {

@@ -1,6 +1,6 @@
 /**
  * Issue 10 "Polish", in a real browser: a long library read shows its progress and can be cut
- * short ("Show what is read so far"), the background reading then shows a progress bar and the
+ * short ("Show what is read so far"), the background reading then shows a progress bar in the toolbar and the
  * list is read again when it ends; a folder dropped on the window is opened when the desktop
  * preload tells its path. The slow read and the index progress are staged with Playwright routes
  * in front of the real API. Screenshots go to test-results/polish-*.png.
@@ -83,18 +83,20 @@ describe.skipIf(skip !== undefined)('long reads and drag and drop', () => {
     await page.getByTestId('library').waitFor()
     expect(libraryCalls).toEqual(['{}', 'partial'])
     await expect.poll(() => page.getByTestId('session-row').count()).toBeGreaterThanOrEqual(5)
-    const background = page.getByTestId('background-progress')
+    // The reading goes on in the background: the toolbar shows how far it got.
+    const background = page.locator('header [data-testid="index-progress"]')
     await background.waitFor()
     index = status({ phase: 'search', done: 12, textDone: 40, textTotal: 80 })
-    await expect.poll(() => background.getByTestId('progress-text').innerText()).toBe('40 of 80 messages indexed for search')
+    await expect.poll(() => background.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('50')
+    expect(await background.getByTestId('progress-text').innerText()).toMatch(/40\D+80 messages/)
     await page.screenshot({ path: join(shots, 'polish-background.png') })
     expect(await seriousViolations(page)).toEqual([])
   })
 
   it('reads the library again once the background reading has ended', async () => {
     index = status({ phase: 'idle', running: false, done: 12 })
-    await expect.poll(() => page.getByTestId('background-progress').count()).toBe(0)
-    await expect.poll(() => libraryCalls.length).toBe(3)
+    await expect.poll(() => page.locator('header [data-testid="index-progress"]').count()).toBe(0)
+    await expect.poll(() => libraryCalls.length).toBeGreaterThanOrEqual(3)
     expect(libraryCalls[2]).toBe('{}')
   })
 

@@ -20,7 +20,7 @@ export type ProgressFn = (done: number, total: number, phase: string) => void
 
 /** Everything one conversion needs (I/O injected: clock, ids, fault hook). */
 export interface ConversionInput {
-  /** The source session as read (unmasked). */
+  /** The source session (as the host chose to pass it: masked or revealed). */
   session: Session
   target: AgentDefinition
   /** The home written into. */

@@ -12,10 +12,14 @@ import { type AgentId, isAgentId, type Session } from '../../shared/ir'
 import type { AgentDefinition, ReadContext } from '../agents/types'
 import type { HomeLayout } from '../platform'
 import { planConversion, type ProgressFn, runConversion } from './convert'
+import { VOCABULARIES } from './vocab'
 
 /** What the convert service needs from its host. */
 export interface ConvertDeps {
-  /** The source session as read (never masked). Rejects `SESSION_NOT_FOUND`. */
+  /**
+   * The source session. The API passes it with secrets masked unless the user revealed that session
+   * (`revealSecrets`), so a converted session carries what the user saw. Rejects `SESSION_NOT_FOUND`.
+   */
   getSession(agent: AgentId, id: string): Promise<Session>
   /** The agents (the writable ones are targets). */
   agents: readonly AgentDefinition[]
@@ -87,14 +91,15 @@ export function createConvertService(deps: ConvertDeps) {
   }
 
   return {
-    /** "Continue in...": a plan per writable agent other than the session's own. */
+    /** "Continue in...": a plan per writable agent, except the session's own agent when it already is in the store that agent writes. */
     async targets(agent: AgentId, id: string, options?: Pick<ConvertOptions, 'textOnly'>): Promise<ConvertPlan[]> {
       checkIds(agent, id)
       const o = checkOptions(options)
       const session = await deps.getSession(agent, id)
       const out: ConvertPlan[] = []
       for (const t of deps.agents) {
-        if (!t.write || !t.capabilities.canWrite || t.id === agent) continue
+        if (!t.write || !t.capabilities.canWrite) continue
+        if (t.id === agent && VOCABULARIES[t.id]?.format === session.source.format) continue
         out.push(await planConversion(await input(session, t, { textOnly: o.textOnly })))
       }
       return out

@@ -23,6 +23,13 @@ export type Encoders = { [K in IntentType]: (i: Extract<Intent, { type: K }>, ct
 /** One target agent's tool vocabulary and content capabilities. */
 export interface TargetVocabulary {
   agent: AgentId
+  /**
+   * The store format the writer produces (`Session.source.format` of what it writes). A session
+   * already in that format is not offered as "Continue in..." its own agent; one in another format
+   * of the same agent is (a legacy Cline task into Cline's SDK store, a Claude Code sub-agent
+   * transcript as a session of its own).
+   */
+  format: string
   encoders: Encoders
   /**
    * Content blocks the target's store and API hold natively (else they become a note): images and

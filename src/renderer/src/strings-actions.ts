@@ -62,7 +62,6 @@ export const actionStrings = {
     resume: 'To continue, run this command',
     resumeIn: 'in the folder',
     resumeShell: 'Or, in one line',
-    cwdMissing: 'That folder is not on this computer. Run the command in the project’s folder where it is now.',
   },
 
   checkpoints: {
@@ -120,7 +119,7 @@ export const actionStrings = {
     backup: 'Copies of the files as they were before',
     undo: 'Undo restore',
     undoing: 'Putting the files back…',
-    undone: (n: number) => `${plural(n, 'file', 'files')} put back as they were before the restore.`,
+    undone: (n: number) => `${plural(n, 'file', 'files')} put back as ${n === 1 ? 'it was' : 'they were'} before the restore.`,
     skipped: 'Left alone (changed again since the restore):',
   },
 

@@ -204,6 +204,9 @@ export const viewStrings = {
 
   live: {
     toolbarLabel: 'Indexing agent history',
+    /** Short forms for the toolbar. */
+    sessions: (done: string, total: string) => `Reading ${done} / ${total} sessions`,
+    messages: (done: string, total: string) => `Indexing ${done} / ${total} messages`,
     toolbarHint: 'Sepia is still indexing agent history. The library, search and usage fill in as it goes; everything stays usable meanwhile.',
   },
 }

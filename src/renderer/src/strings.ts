@@ -67,18 +67,6 @@ export const strings = {
     settings: 'Settings',
   } satisfies Record<ViewId, string> & { label: string },
 
-  /** What a view that is not built yet says, and what to do meanwhile. */
-  viewPlaceholder: {
-    title: (view: string) => `${view} is not ready yet`,
-    body: {
-      search: 'Searching the text of every message is coming in a later version. Meanwhile, filter sessions by title in the Library (press /).',
-      usage: 'Tokens and cost by day, project and model are coming in a later version. Meanwhile, each session shows its usage at the top.',
-      timeline: 'A timeline of every turn across sessions is coming in a later version. Meanwhile, open a session in the Library to read it turn by turn.',
-      settings: 'Agent settings (rules, MCP servers, hooks, permissions) are coming in a later version. The theme can be changed with the button at the top right.',
-    } satisfies Record<Exclude<ViewId, 'library'>, string>,
-    back: 'Go to the Library',
-  },
-
   theme: {
     /** Label of the theme button: what is in effect and what a click does. */
     button: (current: string, next: string) => `Theme: ${current}. Switch to ${next}`,
@@ -151,7 +139,6 @@ export const strings = {
     sessions: (done: string, total: string) => `${done} of ${total} sessions read`,
     messages: (done: string, total: string) => `${done} of ${total} messages indexed for search`,
     starting: 'Looking for agent folders…',
-    background: 'Still reading agent history; the list fills in as it goes.',
     stopWaiting: 'Show what is read so far',
     stopWaitingHint: 'Reading goes on in the background and the list updates when it ends.',
   },

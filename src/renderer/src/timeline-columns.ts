@@ -35,15 +35,15 @@ const L = strings.timeline.columns
 /** The columns in order. */
 export const TIMELINE_TABLE_COLUMNS: readonly TimelineColumnDef[] = [
   { id: 'timestamp_utc', label: L.timestamp_utc, width: '168px', sortKey: 'timestampUtc', mono: true },
-  { id: 'session_id', label: L.session_id, width: '150px', sortKey: 'sessionId', mono: true },
-  { id: 'project_path', label: L.project_path, width: '150px', sortKey: 'projectPath', mono: true },
-  { id: 'git_branch', label: L.git_branch, width: '90px', mono: true },
+  { id: 'session_id', label: L.session_id, width: '165px', sortKey: 'sessionId', mono: true },
+  { id: 'project_path', label: L.project_path, width: '140px', sortKey: 'projectPath', mono: true },
+  { id: 'git_branch', label: L.git_branch, width: '80px', mono: true },
   { id: 'turn_type', label: L.turn_type, width: '96px', sortKey: 'turnType' },
-  { id: 'model', label: L.model, width: '140px', sortKey: 'model', mono: true },
-  { id: 'tool_name', label: L.tool_name, width: '120px', sortKey: 'toolName', mono: true },
-  { id: 'tool_use_id', label: L.tool_use_id, width: '130px', sortKey: 'toolUseId', mono: true },
-  { id: 'text', label: L.text, width: 'minmax(320px, 1fr)', sortKey: 'text' },
-  { id: 'source', label: L.source, width: '220px', sortKey: 'sourceFile', mono: true },
+  { id: 'model', label: L.model, width: '145px', sortKey: 'model', mono: true },
+  { id: 'tool_name', label: L.tool_name, width: '110px', sortKey: 'toolName', mono: true },
+  { id: 'tool_use_id', label: L.tool_use_id, width: '120px', sortKey: 'toolUseId', mono: true },
+  { id: 'text', label: L.text, width: 'minmax(280px, 1fr)', sortKey: 'text' },
+  { id: 'source', label: L.source, width: '200px', sortKey: 'sourceFile', mono: true },
   { id: 'recovered', label: L.recovered, width: '150px' },
 ]
 

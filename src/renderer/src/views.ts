@@ -5,7 +5,8 @@
  * a view without a component does not compile).
  *
  * A view component may expose (with `defineExpose`) the {@link ViewHandle} methods the global
- * keyboard shortcuts call: `/` and Ctrl/Cmd-F call `focusSearch`, j/k and the arrows call `move`
+ * keyboard shortcuts call: `/` and Ctrl/Cmd-F call `focusSearch` (a view without one sends them to
+ * the Search view's), j/k and the arrows call `move`
  * (↑/↓ only while focus is inside an element marked `data-keynav`, or nowhere).
  */
 import { strings } from './strings'

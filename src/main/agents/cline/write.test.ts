@@ -14,7 +14,10 @@ import type { WriteOptions } from '../types'
 import { clineSessionId, writeClineSession } from './write'
 import { openSqliteReadOnly } from '../../util/sqlite'
 
-const REAL_DB = join(findAppRoot(), 'fixtures/real/cline/home/.cline/data/db/sessions.db')
+const FIXTURE_DB = join(findAppRoot(), 'fixtures/real/cline/home/.cline/data/db/sessions.db')
+/** A copy of the real store's sessions.db (a fixture database is never opened in place). */
+const REAL_DB = join(mkdtempSync(join(tmpdir(), 'sepia-clw-real-')), 'sessions.db')
+copyFileSync(FIXTURE_DB, REAL_DB)
 const NOW = Date.parse('2026-12-01T10:00:00.000Z')
 
 async function preparedClaudeTools(): Promise<Session> {

@@ -13,6 +13,7 @@ import { commandIn, shq } from '../vocabulary'
 /** Claude Code as a convert target. */
 export const claudeCodeVocabulary: TargetVocabulary = {
   agent: 'claude-code',
+  format: 'claude-code-jsonl',
   blocks: { image: true, file: true, toolResultImages: true },
   validToolId: (id) => /^[A-Za-z0-9_-]{1,200}$/.test(id),
   encoders: {

@@ -12,6 +12,7 @@ import { commandIn, shq } from '../vocabulary'
 /** Cline (SDK store) as a convert target. */
 export const clineVocabulary: TargetVocabulary = {
   agent: 'cline',
+  format: 'cline-sdk',
   blocks: { image: true, file: true, toolResultImages: false },
   validToolId: (id) => /^[A-Za-z0-9_.:-]{1,200}$/.test(id),
   encoders: {

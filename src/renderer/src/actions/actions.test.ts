@@ -7,6 +7,8 @@ import type { AgentInfo } from '../../../shared/api'
 import type { RestoreFilePreview } from '../../../shared/checkpoints'
 import type { ConvertPlan } from '../../../shared/convert'
 import type { TaskProgress } from '../../../shared/export'
+import { buildCommands, type CommandActions } from '../commands'
+import { library as libraryOf } from '../test/fixtures'
 import { formatBytes } from './bytes'
 import { firstWritable, lossSummary, targetRows } from './convert-view'
 import { base64ToBytes, contentToBlob } from './download'
@@ -146,5 +148,27 @@ describe('runTask', () => {
         intervalMs: 5,
       }),
     ).rejects.toThrow('CANCELLED')
+  })
+})
+
+describe('the palette’s Collect for review command', () => {
+  const noop = (): void => undefined
+  const acts = (collect?: () => void): CommandActions => ({
+    openFolder: noop, openDemo: noop, reload: noop, about: noop, show: noop, setTheme: noop, openSession: noop,
+    ...(collect ? { collectForReview: collect } : {}),
+  })
+  const ctx = (isDemo: boolean) => {
+    const l = libraryOf([])
+    l.homes = [{ path: '/h', os: 'linux' as const, isDemo }]
+    return { library: l, view: 'library' as const, themeChoice: 'system' as const, theme: 'light' as const }
+  }
+  it('is offered for an opened folder and runs the action, not for the demo library', () => {
+    let ran = 0
+    const cmd = buildCommands(ctx(false), acts(() => ran++)).find((c) => c.id === 'collect')
+    expect(cmd?.label).toBe('Collect for review…')
+    cmd!.run()
+    expect(ran).toBe(1)
+    expect(buildCommands(ctx(true), acts(() => ran++)).some((c) => c.id === 'collect')).toBe(false)
+    expect(buildCommands(ctx(false), acts()).some((c) => c.id === 'collect')).toBe(false)
   })
 })

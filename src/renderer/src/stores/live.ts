@@ -36,6 +36,13 @@ export const useLiveStore = defineStore('live', () => {
   async function tick(): Promise<void> {
     if (document.visibilityState !== 'visible') return // resumed by visibilitychange
     if (busy) return
+    // Start once a library is shown: the main process watches the folders of the sessions it
+    // knows when the first call comes, so calling before the first read would watch too few.
+    const shown = useLibraryStore()
+    if (!shown.library || shown.loading) {
+      if (started) schedule(LIVE_MS)
+      return
+    }
     busy = true
     let next = LIVE_MS
     try {

@@ -2,9 +2,10 @@
  * Revealing the open session's secrets (issue 9): main masks every session it sends
  * (`Session.maskedSecrets` counts the masked values); `reveal()` asks for the one session unmasked
  * (`revealSecrets`) and shows it in place of the masked copy, and turns off the renderer's own
- * masking (`secretsRevealed` in secrets.ts). As soon as the session store shows anything else —
- * another session, a reload, the same session read again — the revealed copy is dropped and
- * masking is back on. `hide()` puts the masked copy back at once.
+ * masking (`secretsRevealed` in secrets.ts). As soon as another session is opened, the revealed
+ * copy is dropped and masking is back on; when the same session is read again while it stays
+ * open (a reload, the library's background refresh), the fresh copy is revealed too. `hide()`
+ * puts the masked copy back at once.
  */
 import { defineStore } from 'pinia'
 import { computed, ref, shallowRef, watch } from 'vue'
@@ -12,6 +13,7 @@ import type { SepiaErrorShape } from '../../../shared/api'
 import type { Session } from '../../../shared/ir'
 import { bridge } from '../bridge'
 import { toShape } from '../errors'
+import { sessionKey } from '../format'
 import { secretsRevealed } from '../secrets'
 import { useSessionStore } from './session'
 
@@ -32,14 +34,38 @@ export const useRevealStore = defineStore('reveal', () => {
     secretsRevealed.value = false
   }
 
-  // Anything else shown in the session view: re-mask.
+  // Another session opened: re-mask. The same session read again (a reload, or the library's
+  // background refresh): it stays open, so it is revealed again.
   watch(
     () => sessions.session,
     (s) => {
-      if (revealed.value && s !== revealed.value) forget()
+      const was = revealed.value
+      if (!was || s === was) return
       error.value = null
+      if (s && s.agent === was.agent && s.id === was.id && sessions.key === sessionKey(s.agent, s.id)) void again(s)
+      else forget()
     },
   )
+  watch(
+    () => sessions.key,
+    (k) => {
+      if (revealed.value && k !== sessionKey(revealed.value.agent, revealed.value.id)) forget()
+    },
+  )
+
+  /** The shown session was replaced by a fresh masked copy of itself: reveal that one too. */
+  async function again(s: Session): Promise<void> {
+    masked = s
+    try {
+      const open = await bridge().revealSecrets(s.agent, s.id)
+      if (sessions.session !== s) return
+      revealed.value = open
+      sessions.session = open
+    } catch (e) {
+      forget()
+      if (sessions.session === s) error.value = toShape(e)
+    }
+  }
 
   /** Ask main for the open session unmasked and show it. */
   async function reveal(): Promise<void> {

@@ -30,11 +30,16 @@ export const useSessionStore = defineStore('session', () => {
   /**
    * Read a session through the API and show it; a newer call makes an older answer be ignored.
    * With `focus` (a node id) the transcript scrolls to that message; when the session is already
-   * shown it is not read again.
+   * shown it is not read again. Without it, another session drops the focus; the same one keeps it.
    */
   async function load(agent: AgentId, id: string, focus?: string): Promise<void> {
-    focusNodeId.value = focus ?? null
-    if (focus !== undefined) focusSeq.value++
+    if (focus !== undefined) {
+      focusNodeId.value = focus
+      focusSeq.value++
+    } else if (key.value !== sessionKey(agent, id)) {
+      // Another session: no focus. The same one read again (a library reload) keeps its highlight.
+      focusNodeId.value = null
+    }
     const shown = session.value
     if (focus !== undefined && !loading.value && !error.value && shown && sessionKey(shown.agent, shown.id) === sessionKey(agent, id) && key.value === sessionKey(agent, id)) return
     const mine = ++request

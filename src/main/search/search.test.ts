@@ -157,3 +157,17 @@ describe('query parsing and snippets', () => {
     expect(s.snippet).toContain('the needle is here')
   })
 })
+
+describe('search when the catalog also holds homes that are not open', () => {
+  it('still finds the open home\'s matches behind newer matches of other homes', () => {
+    // The catalog holds both homes; open only the fixture Cline home. Its matches are older
+    // (smaller message ids) than the temp home's, which must not hide them.
+    const cline = [join(ROOT, 'fixtures/real/cline/home')]
+    const all = searchCatalog(lib.db, lib.homePaths, 'NOTES.md', { limit: 500 })
+    const only = searchCatalog(lib.db, cline, 'NOTES.md', { limit: 500 })
+    expect(only.hits.length).toBeGreaterThan(0)
+    expect(only.hits.every((h) => h.agent === 'cline')).toBe(true)
+    expect(only.hits.length).toBe(all.hits.filter((h) => h.agent === 'cline').length)
+  })
+})
+

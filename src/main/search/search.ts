@@ -123,7 +123,10 @@ export function searchCatalog(db: Database.Database, homes: readonly string[], q
   // With filters that keep few, ask again for 8x more matches, up to MAX_SCANNED.
   let candidates: Candidate[] = []
   let exhausted = false
-  const filtered = where.length > 1
+  // The home condition filters too when the catalog also holds homes that are not open (it is
+  // shared across runs): then the newest matches may all belong elsewhere.
+  const otherHomes = db.prepare(`SELECT 1 FROM sessions WHERE home NOT IN ${inList(homes.length)} LIMIT 1`).get(...homes) !== undefined
+  const filtered = where.length > 1 || otherHomes
   const fetch = (match: string, take: number): Candidate[] =>
     db
       .prepare(

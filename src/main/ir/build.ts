@@ -91,7 +91,8 @@ export function finishSession(session: Session): Session {
   }
   if (session.title === undefined) {
     const p = firstPrompt(session)
-    if (p) session.title = oneLine(p, 120)
+    // Masked before it is cut: a key cut in half would no longer be recognised (issue 9, item 7).
+    if (p) session.title = oneLine(maskText(p.slice(0, 2000)).text, 120)
   }
   // Drop undefined keys so IR JSON is stable.
   for (const k of Object.keys(session) as (keyof Session)[]) if (session[k] === undefined) delete session[k]

@@ -6,41 +6,14 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import type { Diagnostic, Session } from '../../../shared/ir'
-import { layoutForHome } from '../../platform'
-import type { ReadContext, StoreRef } from '../types'
+import { readHomeOf, type ReadHome } from '../testing'
 import { gemini } from './index'
 
-/** A fixed clock for tests (ms since epoch). */
-export const testContext: ReadContext = { now: () => 0 }
+export { testContext, type ReadHome } from '../testing'
 
-/** Everything read from one home. */
-export interface ReadHome {
-  refs: StoreRef[]
-  sessions: Session[]
-  /** Discovery diagnostics. */
-  diagnostics: Diagnostic[]
-  /** Session by id; throws when absent (so tests fail with a clear message). */
-  byId(id: string): Session
-}
-
-/** Discover, read and link all Gemini CLI sessions under `home` (a linux-layout home). */
-export async function readHome(home: string): Promise<ReadHome> {
-  const layout = await layoutForHome({ home, os: 'linux' })
-  const { refs, diagnostics } = await gemini.discover(layout, testContext)
-  const sessions: Session[] = []
-  for (const ref of refs) sessions.push(await gemini.read(ref, testContext))
-  gemini.link?.(sessions)
-  return {
-    refs,
-    sessions,
-    diagnostics,
-    byId(id) {
-      const s = sessions.find((x) => x.id === id)
-      if (!s) throw new Error(`no session ${id} under ${home} (have ${sessions.map((x) => x.id).join(', ')})`)
-      return s
-    },
-  }
+/** Discover, read and link all sessions of this agent under `home` (a linux-layout home). */
+export function readHome(home: string): Promise<ReadHome> {
+  return readHomeOf(gemini, home)
 }
 
 /** JSON lines of `records` (strings are written as they are, for broken lines). */

@@ -6,7 +6,13 @@
  * and takes minutes.
  *
  *   npm run resume-matrix -- [--targets claude-code,cline] [--sources cline,codex,...] [--session ID]
- *                            [--text-only] [--keep | --keep-failed] [--out FILE] [--no-write]
+ *                            [--text-only] [--keep | --keep-failed] [--out FILE] [--no-write] [--fresh]
+ *                            [--report-only]
+ *
+ * Every case is also kept in `RESUME-MATRIX.json` (results.ts): a run over some targets or sources
+ * replaces those cells and keeps the rest, so adding a target does not rerun the others. `--fresh`
+ * starts the record over; `--report-only` runs nothing and rewrites the
+ * Markdown from the record.
  *
  * Exit status 0 when every case passed, 1 otherwise, 2 on bad usage.
  */
@@ -14,11 +20,14 @@ import { writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
+import { agentById } from '../src/main/agents/registry'
 import { FIXTURE_SOURCES, readFixtureSessions } from '../src/main/convert/fixture-sources'
+import type { AgentId } from '../src/shared/ir'
 import { claudeCodeDriver } from './drivers/claude-code'
 import { clineDriver } from './drivers/cline'
 import type { Driver } from './drivers/types'
 import { renderMatrix, type Column, type Row } from './report'
+import { loadRecord, mergeRun, saveRecord } from './results'
 import { type CaseResult, runCase } from './run-case'
 import { ensureInstalled, ensureTmux } from './sandbox'
 
@@ -28,7 +37,17 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 const DRIVERS: Record<string, Driver> = { 'claude-code': claudeCodeDriver, cline: clineDriver }
 
 /** Source store label → the target agent it already is (not converted onto itself). */
-const SAME: Record<string, string> = { 'claude-code': 'claude-code', cline: 'cline' }
+const SAME: Record<string, string> = {
+  'claude-code': 'claude-code',
+  cline: 'cline',
+  codex: 'codex',
+  gemini: 'gemini',
+  opencode: 'opencode',
+  kilo: 'kilo-code',
+  devin: 'devin',
+  cursor: 'cursor',
+  'cursor-agent': 'cursor-agent',
+}
 
 const log = (s: string): void => void process.stderr.write(`[resume ${new Date().toISOString().slice(11, 19)}] ${s}\n`)
 
@@ -45,6 +64,8 @@ async function main(): Promise<number> {
         'keep-failed': { type: 'boolean', default: false },
         out: { type: 'string' },
         'no-write': { type: 'boolean', default: false },
+        fresh: { type: 'boolean', default: false },
+        'report-only': { type: 'boolean', default: false },
       },
     }).values
   } catch (e) {
@@ -59,6 +80,7 @@ async function main(): Promise<number> {
   const keep = args.keep ? 'all' : args['keep-failed'] ? 'failed' : 'none'
 
   const bins: Record<string, string> = {}
+  if (args['report-only']) targets.length = 0
   for (const t of targets) {
     if (t === 'cline') await ensureTmux(log)
     bins[t] = await ensureInstalled(DRIVERS[t]!.package, log)
@@ -79,18 +101,24 @@ async function main(): Promise<number> {
       }
     }
   }
-  const columns: Column[] = targets.map((t) => ({ agent: t, displayName: t === 'claude-code' ? 'Claude Code' : 'Cline', cli: `${DRIVERS[t]!.package.pkg}@${DRIVERS[t]!.package.version}` }))
-  const md = renderMatrix(results, rows, columns, {
-    date: new Date().toISOString().slice(0, 10),
+  const date = new Date().toISOString().slice(0, 10)
+  const columns: Column[] = targets.map((t) => ({ agent: t, displayName: agentById(t as AgentId).displayName, cli: `${DRIVERS[t]!.package.pkg}@${DRIVERS[t]!.package.version}`, date }))
+  const out = args.out ?? join(ROOT, textOnly ? 'RESUME-MATRIX-TEXT-ONLY.md' : 'RESUME-MATRIX.md')
+  const recordPath = out.replace(/\.md$/, '') + '.json'
+  const pairs = sources.flatMap((s) => targets.filter((t) => SAME[s.label] !== t).map((t): [string, string] => [s.label, t]))
+  const stored = args.fresh || args['no-write'] ? { version: 1 as const, columns: [], rows: [], cases: [] } : loadRecord(recordPath)
+  const record = mergeRun(stored, { columns, rows, cases: results, date, pairs }, FIXTURE_SOURCES.map((s) => s.label))
+  const md = renderMatrix(record.cases, record.rows, record.columns, {
+    date,
     command: `npm run resume-matrix${process.argv.length > 2 ? ' -- ' + process.argv.slice(2).join(' ') : ''}`,
     textOnly,
     node: process.version,
   })
   process.stdout.write(md + '\n')
   if (!args['no-write']) {
-    const out = args.out ?? join(ROOT, textOnly ? 'RESUME-MATRIX-TEXT-ONLY.md' : 'RESUME-MATRIX.md')
     writeFileSync(out, md)
-    log(`wrote ${out}`)
+    saveRecord(recordPath, record)
+    log(`wrote ${out} and ${recordPath}`)
   }
   return results.every((r) => r.ok) ? 0 : 1
 }

@@ -11,6 +11,8 @@ export interface Column {
   displayName: string
   /** `name@version` of the CLI. */
   cli: string
+  /** When this column was last run (`YYYY-MM-DD`). */
+  date?: string
 }
 
 /** A source row. */
@@ -43,14 +45,19 @@ export function renderMatrix(results: CaseResult[], rows: Row[], columns: Column
   const out: string[] = []
   out.push('# Resume matrix', '')
   out.push(
-    `Every real sample session (\`fixtures/real/<agent>/home\`, written by the real agent CLIs) and the Devin fixture home, converted by Sepia ` +
+    `Every real sample session (\`fixtures/real/<agent>/home\`, written by the real agent CLIs) and the Cursor, Cursor agent and Devin fixture homes ` +
+      `(\`fixtures/generated\`, built from the documented shapes: no real store of these agents exists here), converted by Sepia ` +
       `(${meta.textOnly ? 'text-only' : 'native tool blocks'}) into a fresh home, then resumed by the real target CLI against the loopback mock model ` +
       `(\`resume/mock\`). A session passes when Sepia's read-back matches what it wrote and the first request the agent sends after the resume prompt ` +
       `holds every prior user text, assistant text and tool result of the source, with at least as many tool-call blocks as the source had calls and ` +
       `every tool result answering a call.`,
     '',
   )
-  out.push(`Generated ${meta.date} by \`${meta.command}\` (Node ${meta.node}). CLIs: ${columns.map((c) => `${c.displayName} \`${c.cli}\``).join(', ')}.`, '')
+  out.push(
+    `Last updated ${meta.date} by \`${meta.command}\` (Node ${meta.node}); cells of other targets and sources come from earlier runs kept in the ` +
+      `\`.json\` record next to this file. CLIs: ${columns.map((c) => `${c.displayName} \`${c.cli}\`${c.date ? ` (run ${c.date})` : ''}`).join(', ')}.`,
+    '',
+  )
   out.push(`| source \\ target | ${columns.map((c) => c.displayName).join(' | ')} |`)
   out.push(`|---|${columns.map(() => '---').join('|')}|`)
   for (const r of rows) out.push(`| ${r.label} (${r.sessions}) | ${columns.map((c) => cell(results, r.label, c.agent)).join(' | ')} |`)

@@ -74,6 +74,8 @@ export class LibraryService {
   private readonly freshFor = new Set<string>()
   private live: LiveWatcher | undefined
   private liveQueued = false
+  /** A change arrived while a live refresh ran: run once more when it ends. */
+  private liveAgain = false
 
   constructor(
     private homes: OpenHome[],
@@ -335,18 +337,37 @@ export class LibraryService {
     const opts: { debounceMs?: number; pollMs?: number } = {}
     if (this.options.liveDebounceMs !== undefined) opts.debounceMs = this.options.liveDebounceMs
     if (this.options.livePollMs !== undefined) opts.pollMs = this.options.livePollMs
-    this.live = new LiveWatcher(() => this.liveRefresh(), opts)
-    this.live.watch(watchRoots(this.homes, this.store.listSessions(this.homePaths)))
+    const live = new LiveWatcher(() => this.liveRefresh(), opts)
+    this.live = live
+    this.rewatch()
+    // Started during the first index: the catalog lists only what is indexed so far, so watch the
+    // project folders of the rest once the running refresh ends.
+    void this.whenIdle()
+      .catch(() => undefined)
+      .then(() => {
+        if (this.live === live) this.rewatch()
+      })
   }
 
+  private rewatch(): void {
+    this.live?.watch(watchRoots(this.homes, this.store.listSessions(this.homePaths)))
+  }
+
+  /** One incremental refresh at a time; a change arriving during it runs one more afterwards. */
   private liveRefresh(): void {
-    if (this.liveQueued) return
+    if (this.liveQueued) {
+      this.liveAgain = true
+      return
+    }
     this.liveQueued = true
+    this.liveAgain = false
     void this.refresh()
       .catch(() => undefined)
       .finally(() => {
         this.liveQueued = false
-        if (this.live) this.live.watch(watchRoots(this.homes, this.store.listSessions(this.homePaths)))
+        if (!this.live) return
+        this.rewatch()
+        if (this.liveAgain) this.liveRefresh()
       })
   }
 

@@ -13,6 +13,7 @@ import type { SearchFilters, SearchHit, SearchResult } from '../../shared/catalo
 import { isAgentId, type AgentId, type Role } from '../../shared/ir'
 import { inList } from '../catalog/store'
 import { parseQuery } from './query'
+import { maskText } from '../secrets/mask'
 import { matchesIn, scoreOf, snippetOf, termsRegex } from './snippet'
 
 /** Matches considered per search (ranked among themselves). */
@@ -192,7 +193,10 @@ export function searchCatalog(db: Database.Database, homes: readonly string[], q
     const key = `${r.agent}/${r.session_id}/${r.node_id}`
     if (seen.has(key)) continue // the same session under two homes
     seen.add(key)
-    const { snippet, highlights } = snippetOf(c.text, c.matches ?? [])
+    // Cut the snippet from masked text: a secret split by the snippet's edge would otherwise leave
+    // a fragment the mask no longer recognises.
+    const masked = maskText(c.text)
+    const { snippet, highlights } = masked.count > 0 ? snippetOf(masked.text, re ? matchesIn(masked.text, re) : []) : snippetOf(c.text, c.matches ?? [])
     const hit: SearchHit = { agent: r.agent as AgentId, sessionId: r.session_id, nodeId: r.node_id, role: r.role, snippet, highlights, nodeIndex: r.seq }
     if (r.created_at !== null) hit.createdAt = r.created_at
     if (r.title !== null) hit.sessionTitle = r.title

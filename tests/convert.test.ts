@@ -124,6 +124,12 @@ describe('convert API', () => {
     const revealed = await api.convertSession('claude-code', id, 'cline')
     expect(readFileSync(revealed.files[0]!, 'utf8')).toContain(secret)
     expect(JSON.stringify(revealed)).not.toContain(secret)
+    // "Hide again" (or leaving the session) tells main: the next conversion is masked again.
+    expect(await api.hideSecrets('claude-code', id)).toBe(true)
+    expect(await api.hideSecrets('claude-code', id)).toBe(false)
+    const again = await api.convertSession('claude-code', id, 'cline')
+    expect(readFileSync(again.files[0]!, 'utf8')).not.toContain(secret)
+    await expect(api.hideSecrets('nobody' as never, id)).rejects.toMatchObject({ code: 'UNKNOWN_AGENT' })
   })
 })
 

@@ -171,6 +171,11 @@ export function createApi(context: AppContext): SepiaService {
       revealed.add(`${agent}/${id}`)
       return library.getSession(agent, id, { reveal: true })
     },
+    async hideSecrets(agent: AgentId, id: string): Promise<boolean> {
+      if (!isAgentId(agent)) throw new SepiaError({ code: 'UNKNOWN_AGENT', message: `"${String(agent)}" is not an agent Sepia knows.` })
+      if (typeof id !== 'string' || id === '') throw new SepiaError({ code: 'BAD_ARGUMENT', message: 'A session id is required.' })
+      return revealed.delete(`${agent}/${id}`)
+    },
     async listCheckpoints(agent, sessionId, options) {
       await init()
       return checkpoints.list(agent, sessionId, await checkedLocation(options))

@@ -135,6 +135,7 @@ export const API_METHODS = [
   'getTaskProgress',
   'cancelTask',
   'revealSecrets',
+  'hideSecrets',
   'listCheckpoints',
   'previewRestore',
   'restoreCheckpoint',
@@ -233,6 +234,12 @@ export interface SepiaApi {
    * revealed. Rejects like {@link getSession}.
    */
   revealSecrets(agent: AgentId, id: string): Promise<Session>
+  /**
+   * The user hid a revealed session again (or left it): main forgets the reveal, so a later
+   * conversion of that session keeps its secrets masked. Resolves true when it was revealed.
+   * Rejects `UNKNOWN_AGENT` / `BAD_ARGUMENT` like {@link revealSecrets}.
+   */
+  hideSecrets(agent: AgentId, id: string): Promise<boolean>
   /**
    * The checkpoints of a session (Cline SDK stash/commit refs, Cline legacy shadow-git commits,
    * Claude Code file history), each with a label and its file count, and the project folder:

@@ -74,6 +74,7 @@ export const READ_SWEEP: Record<string, Plan> = {
   getLibrary: () => [[], [{ refresh: true }]],
   getSession: (e) => e.sessions.map((s) => [s.agent, s.id]),
   revealSecrets: (e) => e.sessions.map((s) => [s.agent, s.id]),
+  hideSecrets: (e) => e.onePerAgent.map((s) => [s.agent, s.id]),
   pickFolder: () => [[]],
   getSessionPage: (e) => [...e.sessions.map((s) => [s.agent, s.id]), ...e.onePerAgent.map((s) => [s.agent, s.id, { offset: 0, limit: 5, maxChars: 60 }])],
   getSessionNode: (e) =>

@@ -29,6 +29,9 @@ export const useRevealStore = defineStore('reveal', () => {
   const active = computed(() => revealed.value !== null && sessions.session === revealed.value)
 
   function forget(): void {
+    // Main converts a revealed session unmasked: tell it the reveal is over.
+    const was = revealed.value
+    if (was) void bridge().hideSecrets(was.agent, was.id).catch(() => undefined)
     revealed.value = null
     masked = null
     secretsRevealed.value = false

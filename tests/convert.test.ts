@@ -117,11 +117,13 @@ describe('convert API', () => {
     const own = mkdtempSync(join(tmpdir(), 'sepia-own-home-'))
     const api = createApi(context({ homes: [home], ownHome: own }))
     const masked = await api.convertSession('claude-code', id, 'cline')
+    expect(masked.warnings).toContainEqual({ kind: 'secrets-masked', count: 1 })
     const maskedText = readFileSync(masked.files[0]!, 'utf8')
     expect(maskedText).not.toContain(secret)
     expect(maskedText).toContain('export ANTHROPIC_API_KEY=sk-a')
     await api.revealSecrets('claude-code', id)
     const revealed = await api.convertSession('claude-code', id, 'cline')
+    expect(revealed.warnings.some((w) => w.kind === 'secrets-masked')).toBe(false)
     expect(readFileSync(revealed.files[0]!, 'utf8')).toContain(secret)
     expect(JSON.stringify(revealed)).not.toContain(secret)
     // "Hide again" (or leaving the session) tells main: the next conversion is masked again.

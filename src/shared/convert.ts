@@ -75,6 +75,8 @@ export type ConvertWarning =
   | { kind: 'checkpoints-dropped'; count: number }
   /** Messages left with no content after the steps above. */
   | { kind: 'empty-message-dropped'; count: number }
+  /** Secrets (API keys, tokens) written masked, as Sepia shows them; revealing the session first carries them over. */
+  | { kind: 'secrets-masked'; count: number }
 
 /** The kinds of {@link ConvertWarning}. */
 export type ConvertWarningKind = ConvertWarning['kind']
@@ -107,6 +109,7 @@ export const WARNING_SEVERITY: Record<ConvertWarningKind, WarningSeverity> = {
   'input-usage-dropped': 'info',
   'checkpoints-dropped': 'loss',
   'empty-message-dropped': 'info',
+  'secrets-masked': 'change',
 }
 
 const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`
@@ -151,6 +154,7 @@ const DESCRIBE: Describers = {
     `Input-token counts of ${plural(w.count, 'message')} left out: they were measured with another agent's prompt, and the target would size its context from them.`,
   'checkpoints-dropped': (w) => `${plural(w.count, 'checkpoint')} of the source agent left out: they do not transfer.`,
   'empty-message-dropped': (w) => `${plural(w.count, 'message')} left empty by the steps above left out.`,
+  'secrets-masked': (w) => `${plural(w.count, 'secret')} (API keys, tokens) written masked, as Sepia shows them; reveal the session's secrets first to carry them over.`,
 }
 
 /** One warning in plain words, e.g. "3 run_commands calls written as Bash." */

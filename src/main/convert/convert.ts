@@ -73,8 +73,9 @@ async function write(input: ConversionInput, prepared: Session, dryRun: boolean)
 }
 
 function planFrom(input: ConversionInput, profile: TargetProfile, prepared: Session, written: WriteResult, prepWarnings: ConvertPlan['warnings']): ConvertPlan {
-  const warnings = mergeWarnings([...prepWarnings, ...written.warnings])
   const s = input.session
+  const masked: ConvertPlan['warnings'] = s.maskedSecrets ? [{ kind: 'secrets-masked', count: s.maskedSecrets }] : []
+  const warnings = mergeWarnings([...prepWarnings, ...written.warnings, ...masked])
   const plan: ConvertPlan = {
     source: { agent: s.agent, id: s.id },
     target: { agent: profile.agent, displayName: profile.displayName, home: input.layout.home },

@@ -33,7 +33,7 @@ import { TIMELINE_USAGE, runTimeline } from './timeline'
 import { CONVERT_USAGE, runConvert } from './convert'
 
 const USAGE = `Usage:
-  sepia list  [--home DIR] [--json]             list sessions (agent, project, title)
+  sepia list  [--home DIR] [--all] [--json]     list sessions (agent, project, title); --all adds the ones their agent hides
   sepia show  <session-id> [--agent ID] [--home DIR] [--json]
                                                 print a session (Markdown, or IR JSON)
   sepia serve [--home DIR] [--port N] [--demo]  serve the app on http://127.0.0.1
@@ -107,7 +107,7 @@ export async function main(argv: string[], out: NodeJS.WritableStream = process.
       case 'list': {
         const lib = await api.getLibrary()
         if (values.json) out.write(JSON.stringify({ homes: lib.homes, sessions: lib.sessions, diagnostics: lib.diagnostics }, null, 2) + '\n')
-        else out.write(safeText(formatList(lib.sessions, lib.homes.map((h) => h.path + (h.isDemo ? ' (demo)' : '')))))
+        else out.write(safeText(formatList(lib.sessions, lib.homes.map((h) => h.path + (h.isDemo ? ' (demo)' : '')), values.all === true)))
         if (!values.json) writeDiagnostics(err, lib.diagnostics)
         return 0
       }
@@ -176,8 +176,11 @@ export async function main(argv: string[], out: NodeJS.WritableStream = process.
   }
 }
 
-function formatList(sessions: SessionSummary[], homes: string[]): string {
-  const lines = [`${sessions.length} session(s) in ${homes.join(', ')}`]
+/** The `sepia list` text: sessions by agent and project; sessions the agent hides (Devin `hidden = 1`) only with `--all`. */
+function formatList(all: SessionSummary[], homes: string[], showHidden: boolean): string {
+  const sessions = showHidden ? all : all.filter((s) => !s.hidden)
+  const hidden = all.length - sessions.length
+  const lines = [`${sessions.length} session(s) in ${homes.join(', ')}${hidden ? ` (${hidden} hidden by their agent not shown: --all lists them)` : ''}`]
   const byAgent = new Map<string, SessionSummary[]>()
   for (const s of sessions) byAgent.set(s.agent, [...(byAgent.get(s.agent) ?? []), s])
   for (const [agent, list] of byAgent) {
@@ -189,7 +192,7 @@ function formatList(sessions: SessionSummary[], homes: string[]): string {
       for (const s of ps) {
         const when = s.createdAt !== undefined ? new Date(s.createdAt).toISOString().replace('T', ' ').slice(0, 16) : '                '
         const indent = s.parentSessionId ? '      └ ' : '    '
-        lines.push(`${indent}${s.id}  ${when}  ${String(s.messageCount).padStart(3)} msgs  ${s.model ?? ''}  ${s.title ?? ''}`.trimEnd())
+        lines.push(`${indent}${s.id}  ${when}  ${String(s.messageCount).padStart(3)} msgs  ${s.model ?? ''}  ${s.title ?? ''}${s.hidden ? '  (hidden)' : ''}`.trimEnd())
       }
     }
   }

@@ -342,4 +342,10 @@ export interface SessionSummary {
   diagnosticCount: number
   /** Copied from {@link Session.recovered}: the session was rebuilt from a secondary source. */
   recovered?: { source: string; path: string }
+  /**
+   * The agent hides this session from its own list (Devin CLI `sessions.hidden = 1`, read as
+   * `Session.metadata.hidden`; formats/cursor-devin-atif-acp.md C3). The library lists it only
+   * when the user shows hidden sessions.
+   */
+  hidden?: true
 }

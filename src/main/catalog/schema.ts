@@ -27,7 +27,7 @@ import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 
 /** Version of the catalog's schema; a catalog with another version is emptied and rebuilt. */
-export const SCHEMA_VERSION = 4
+export const SCHEMA_VERSION = 5
 
 /** File name of the catalog inside the app data folder. */
 export const CATALOG_FILE = 'catalog.sqlite'

@@ -146,6 +146,7 @@ export function summarize(session: Session, home: string): SessionSummary {
   const u = session.usage ?? usage
   if (u) s.usage = u
   if (session.recovered) s.recovered = { ...session.recovered }
+  if (session.metadata?.hidden === true) s.hidden = true
   return s
 }
 

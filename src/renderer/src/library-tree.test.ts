@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { buildLibraryTree, displayTitle } from './library-tree'
+import { buildLibraryTree, displayTitle, hiddenCount } from './library-tree'
 import { library, summary } from './test/fixtures'
 
 describe('buildLibraryTree', () => {
@@ -55,5 +55,18 @@ describe('buildLibraryTree', () => {
     )
     expect(t[0]!.projects[0]!.sessions.map((s) => s.summary.id)).toEqual(['b', 'a', 'orphan'])
     expect(t[0]!.count).toBe(3)
+  })
+})
+
+describe('hidden sessions (Devin hidden = 1)', () => {
+  const lib = library([
+    summary('shown', { agent: 'devin', title: 'Shown', workingDirectory: '/home/ana/src/app', createdAt: 1000 }),
+    summary('ghost', { agent: 'devin', title: 'Hidden one', workingDirectory: '/home/ana/src/app', createdAt: 2000, hidden: true }),
+  ])
+  it('are left out unless the user shows them', () => {
+    const ids = (show: boolean) => buildLibraryTree(lib, '', show).flatMap((g) => g.projects.flatMap((p) => p.sessions.map((s) => s.summary.id)))
+    expect(ids(false)).toEqual(['shown'])
+    expect(ids(true)).toEqual(['ghost', 'shown'])
+    expect(hiddenCount(lib)).toBe(1)
   })
 })

@@ -64,10 +64,11 @@ function countTree(nodes: SessionTreeNode[]): number {
  * that does not match stays when one of its sub-agents matches, so the match keeps its context.
  * Agents with no (matching) session are left out.
  */
-export function buildLibraryTree(library: Library, filter = ''): AgentGroup[] {
+export function buildLibraryTree(library: Library, filter = '', showHidden = false): AgentGroup[] {
   const q = filter.trim().toLocaleLowerCase()
   const nodes = new Map<string, SessionTreeNode>()
   for (const s of library.sessions) {
+    if (s.hidden && !showHidden) continue
     const key = sessionKey(s.agent, s.id)
     if (!nodes.has(key)) nodes.set(key, { key, summary: s, title: displayTitle(s), children: [] })
   }
@@ -134,4 +135,11 @@ function isAncestor(node: SessionTreeNode, candidate: SessionTreeNode, nodes: Ma
     cur = pid ? nodes.get(sessionKey(cur.summary.agent, pid)) : undefined
   }
   return false
+}
+
+/** Sessions the agent hides from its own list ({@link SessionSummary.hidden}), listed only on request. */
+export function hiddenCount(library: Library): number {
+  let n = 0
+  for (const s of library.sessions) if (s.hidden) n++
+  return n
 }

@@ -56,6 +56,9 @@ export const strings = {
     collapse: (name: string) => `Collapse ${name}`,
     expand: (name: string) => `Expand ${name}`,
     keyboardHint: '↑ ↓ or j k to move, Enter to open',
+    showHidden: (n: number) => `Show ${plural(n, 'hidden session', 'hidden sessions')}`,
+    hideHidden: (n: number) => `Hide ${plural(n, 'hidden session', 'hidden sessions')} again`,
+    hiddenHint: 'Sessions the agent itself hides from its list (Devin CLI).',
   },
 
   views: {

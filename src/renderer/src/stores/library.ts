@@ -18,7 +18,7 @@ import type { AgentId, SessionSummary } from '../../../shared/ir'
 import { bridge, isElectron } from '../bridge'
 import { toShape } from '../errors'
 import { sessionKey } from '../format'
-import { buildLibraryTree } from '../library-tree'
+import { buildLibraryTree, hiddenCount } from '../library-tree'
 import { useProgressStore } from './progress'
 import { useSessionStore } from './session'
 
@@ -56,7 +56,11 @@ export const useLibraryStore = defineStore('library', () => {
   const filter = ref('')
   const selectedKey = ref<string | null>(null)
 
-  const tree = computed(() => (library.value ? buildLibraryTree(library.value, filter.value) : []))
+  /** Also list the sessions the agent hides from its own list (Devin `hidden = 1`). */
+  const showHidden = ref(false)
+  const tree = computed(() => (library.value ? buildLibraryTree(library.value, filter.value, showHidden.value) : []))
+  /** How many listed sessions are hidden by their agent. */
+  const hidden = computed(() => (library.value ? hiddenCount(library.value) : 0))
   const isEmpty = computed(() => library.value !== null && library.value.sessions.length === 0)
   const isDemo = computed(() => library.value?.homes.some((h) => h.isDemo) ?? false)
   const summaries = computed(() => {
@@ -214,6 +218,8 @@ export const useLibraryStore = defineStore('library', () => {
     error,
     actionError,
     filter,
+    showHidden,
+    hidden,
     selectedKey,
     tree,
     isEmpty,

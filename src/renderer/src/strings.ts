@@ -244,6 +244,8 @@ export const strings = {
     'model-change': 'Model changed',
     'unknown-event': 'Unrecognized event',
     interrupted: 'Interrupted',
+    /** A background task (sub-agent, shell) reported back; `status` as the agent wrote it. */
+    taskNotification: (status?: string) => (status ? `Background task ${status}` : 'Background task finished'),
   },
 
   tool: {

@@ -16,6 +16,8 @@ export type TranscriptItem =
       continued: boolean
     }
   | { kind: 'event'; key: string; node: MessageNode }
+  /** A user message the agent wrote to report a finished background task (see {@link taskNotification}). */
+  | { kind: 'notification'; key: string; node: MessageNode; notice: TaskNotification }
   | { kind: 'orphan-result'; key: string; node: MessageNode }
 
 /** What the session view renders. */
@@ -25,6 +27,43 @@ export interface Transcript {
   results: Map<string, MessageNode>
   /** Nodes hidden because they are injected text (`isMeta`) or system prompts. */
   metaCount: number
+}
+
+/** The fields of a Claude Code `<task-notification>` message. */
+export interface TaskNotification {
+  taskId?: string
+  /** `completed`, `failed`, `killed`... as the agent wrote it. */
+  status?: string
+  /** One line, e.g. `Agent "Summarize git history" finished`. */
+  summary?: string
+  /** The task's report (may be long). */
+  result?: string
+}
+
+/**
+ * Claude Code tells the parent session that a background task (a sub-agent started with
+ * `run_in_background`, a background shell) finished by adding a user message
+ * `<task-notification><task-id>…</task-id><status>…</status><summary>…</summary><result>…</result></task-notification>`
+ * (shared/samples/real/claude-code README, session 168ccd27). The user did not type it: the
+ * transcript shows it as a marker. Undefined for any other text.
+ */
+export function taskNotification(text: string): TaskNotification | undefined {
+  const t = text.trimStart()
+  if (!t.startsWith('<task-notification>')) return undefined
+  const field = (name: string): string | undefined => {
+    const m = new RegExp(`<${name}>([\\s\\S]*?)</${name}>`).exec(t)
+    return m?.[1]?.trim() || undefined
+  }
+  const out: TaskNotification = {}
+  const taskId = field('task-id')
+  const status = field('status')
+  const summary = field('summary')
+  const result = field('result')
+  if (taskId) out.taskId = taskId
+  if (status) out.status = status
+  if (summary) out.summary = summary
+  if (result) out.result = result
+  return out
 }
 
 /** True when a node carries something to show (text, blocks, thinking or tool calls). */
@@ -74,6 +113,11 @@ export function buildTranscript(nodes: readonly MessageNode[], showMeta: boolean
       return
     }
     if (!hasVisibleContent(node)) return
+    const notice = node.role === 'user' ? taskNotification(node.content) : undefined
+    if (notice) {
+      items.push({ kind: 'notification', key, node, notice })
+      return
+    }
     const prev = items[items.length - 1]
     const continued = node.role === 'assistant' && prev?.kind === 'message' && prev.node.role === 'assistant'
     items.push({ kind: 'message', key, node, continued })

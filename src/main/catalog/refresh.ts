@@ -143,11 +143,12 @@ export class Refresher {
     }
     st.phase = 'read'
     st.total = toRead.length
-    st.bytesTotal = toRead.reduce((n, r) => n + r.size, 0)
+    const weights = progressWeights(toRead)
+    st.bytesTotal = [...weights.values()].reduce((n, w) => n + w, 0)
     let failed = 0
     const onItem = (item: IndexedRef): void => {
       st.done++
-      st.bytesDone += item.bytes
+      st.bytesDone += weights.get(refKey(item)) ?? 0
       if (item.error) {
         failed++
         this.problems.get(item.home)?.push(item.error)
@@ -241,4 +242,32 @@ export class Refresher {
 
 function errorText(e: unknown): string {
   return e instanceof Error ? e.message : String(e)
+}
+
+const refKey = (r: { home: string; agent: string; sessionId: string }): string => `${r.home}\u0000${r.agent}\u0000${r.sessionId}`
+
+/**
+ * Bytes each ref counts for in the index progress. Sessions that share one store file (every
+ * Cursor composer lives in the same `state.vscdb`, every OpenCode session in one `opencode.db`)
+ * report that file's whole size; counting it once per session made a 200 MB store show as 38 GB.
+ * The file's size is split evenly (in whole bytes, so the parts add up to it) among the sessions read from it.
+ */
+export function progressWeights(refs: readonly StoreRef[]): Map<string, number> {
+  const sharing = new Map<string, number>()
+  for (const r of refs) {
+    const f = r.files[0]
+    if (f !== undefined) sharing.set(f, (sharing.get(f) ?? 0) + 1)
+  }
+  const out = new Map<string, number>()
+  const given = new Set<string>()
+  for (const r of refs) {
+    const f = r.files[0]
+    const n = f === undefined ? 1 : (sharing.get(f) ?? 1)
+    const base = Math.floor(r.size / n)
+    // The first session of a shared file also takes the remainder.
+    const first = f === undefined || !given.has(f)
+    if (f !== undefined) given.add(f)
+    out.set(refKey(r), first ? r.size - base * (n - 1) : base)
+  }
+  return out
 }

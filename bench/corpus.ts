@@ -372,3 +372,29 @@ export function writeCorpus(o: CorpusOptions): CorpusInfo {
   }
   return { home, bytes, sessions, large: { path: largePath, id: largeId, bytes: largeBytes }, planted }
 }
+
+/** The one large session of {@link writeHugeSession}. */
+export interface HugeSession {
+  home: string
+  path: string
+  id: string
+  bytes: number
+}
+
+/**
+ * A home under `root` (emptied first) holding one Claude Code session of about `bytes`, written
+ * like the corpus's sessions (seeded, same record shapes; `bench/run.ts --huge-gb`). Independent of
+ * {@link writeCorpus}: the corpus's files and numbers do not change.
+ */
+export function writeHugeSession(root: string, bytes: number, seed = 1234): HugeSession {
+  const t = new Text(prng(seed))
+  rmSync(root, { recursive: true, force: true })
+  const home = join(root, 'home')
+  const cwd = '/home/ana/src/huge'
+  const dir = join(home, '.claude', 'projects', cwd.replace(/[^a-zA-Z0-9]/g, '-'))
+  mkdirSync(dir, { recursive: true })
+  const id = t.uuid()
+  const path = join(dir, `${id}.jsonl`)
+  const written = writeClaudeSession(t, { path, id, cwd, start: EPOCH, bytes, plant: ['zanzibarquokka'] })
+  return { home, path, id, bytes: written }
+}

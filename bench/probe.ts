@@ -4,6 +4,8 @@
  *   tsx bench/probe.ts warm <home> <catalog>         warm start: open the catalog, list the library
  *   tsx bench/probe.ts page <home> <catalog> <id>    open the large Claude Code session: first page
  *   tsx bench/probe.ts read <home> <file>            read one Claude Code session with the reader
+ *   tsx bench/probe.ts index <home> <catalog>        cold index of the home through the catalog
+ *                                                    (worker threads, no search phase)
  *
  * Prints one JSON line: timings in ms, `maxRssMB` (peak resident memory of this process).
  */
@@ -52,6 +54,18 @@ if (mode === 'warm') {
   out.readMs = performance.now() - t1
   out.nodes = s.nodes.length
   out.bytes = ref.size
+} else if (mode === 'index') {
+  const homes = [{ layout: await layoutForHome({ home: home! }), isDemo: false }]
+  const lib = new LibraryService(homes, AGENTS, ctx, { catalogPath: arg! })
+  lib.refresher.textIndexing = false
+  const t1 = performance.now()
+  const r = await lib.refresh()
+  out.indexMs = performance.now() - t1
+  out.bytes = r.bytes
+  out.sessions = r.read
+  out.failed = r.failed
+  out.MBps = r.bytes / 1e6 / (r.ms / 1000)
+  await lib.close()
 }
 out.totalMs = performance.now() - t0
 out.maxRssMB = Math.round(process.resourceUsage().maxRSS / 1024)

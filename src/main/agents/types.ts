@@ -4,7 +4,8 @@
  */
 import type { AgentCapabilities } from '../../shared/api'
 import type { ConvertWarning } from '../../shared/convert'
-import type { AgentId, Diagnostic, Session } from '../../shared/ir'
+import type { AgentId, Diagnostic, MessageNode, Session } from '../../shared/ir'
+import type { NodeTotals } from '../ir/build'
 import type { TimelineFilter, TimelineRow } from '../../shared/timeline'
 import type { HomeLayout } from '../platform'
 
@@ -63,6 +64,13 @@ export interface AgentDefinition {
    */
   read(ref: StoreRef, ctx: ReadContext): Promise<Session>
   /**
+   * Optional: read a session for the catalog without keeping its nodes (memory bounded by ids,
+   * not text): each node is handed to `out` once it can no longer change, and the session comes
+   * back without nodes. The catalog uses it instead of `read` when present; what it hands over
+   * must equal what `read` returns (tested in `src/main/catalog/stream.test.ts`).
+   */
+  readStream?(ref: StoreRef, ctx: ReadContext, out: NodeStream): Promise<StreamedSession>
+  /**
    * Optional: after every ref of this agent in a home is read, link sessions to each other
    * (sub-agents to parents). Mutates the sessions in place.
    */
@@ -81,6 +89,36 @@ export interface AgentDefinition {
    * sessions (`src/main/timeline/project.ts`). Never throws for bad content.
    */
   timeline?(layout: HomeLayout, ctx: ReadContext, filter: TimelineFilter): Promise<{ rows: TimelineRow[]; diagnostics: Diagnostic[] }>
+}
+
+/** Where a streaming read ({@link AgentDefinition.readStream}) hands its nodes. */
+export interface NodeStream {
+  /**
+   * A finished node: `seq` is its index in the `nodes` that `read` returns; nodes arrive in that
+   * order, every one once (per pass). Tool results are not paired yet (`toolName` unset).
+   */
+  node(n: MessageNode, seq: number): void
+  /** Forget every node handed over: the reader starts another pass from the first node. */
+  restart(): void
+  /** Non-info diagnostics past this many are counted, not kept (`StreamedSession.droppedDiagnostics`). */
+  readonly maxDiagnostics: number
+}
+
+/** What a streaming read returns besides its nodes. */
+export interface StreamedSession {
+  /** The session as `read` returns it, with `nodes` empty and diagnostics capped. */
+  session: Session
+  /** Nodes handed over (`read`'s `nodes.length`). */
+  nodeCount: number
+  /** What `finishSession`/`summarize` derive from the nodes (src/main/ir/build.ts). */
+  totals: NodeTotals
+  /** Non-info diagnostics counted but not kept (see {@link NodeStream.maxDiagnostics}). */
+  droppedDiagnostics: number
+  /**
+   * Tool call id → sub-agent session id: `subagentSessionId` values `read` sets on calls of
+   * nodes already handed over (it learns them from later nodes).
+   */
+  callLinks?: Map<string, string>
 }
 
 /** How a writer is asked to write (STYLE.md "Pure cores, injected I/O": clock and ids injected). */

@@ -59,10 +59,15 @@ function byKey(list: SessionSummary[]): Record<string, SessionSummary> {
   return Object.fromEntries(list.map((s) => [`${s.agent}/${s.id}`, s]))
 }
 
-/** Agents whose `read` calls are counted. */
+/** Agents whose `read` (and streaming `readStream`) calls are counted. */
 function counting(): { agents: AgentDefinition[]; reads: string[] } {
   const reads: string[] = []
-  const agents = AGENTS.map((a) => ({ ...a, read: (ref: StoreRef, c: ReadContext) => (reads.push(`${ref.agent}/${ref.sessionId}`), a.read(ref, c)) }))
+  const agents = AGENTS.map((a): AgentDefinition => {
+    const stream = a.readStream
+    const counted: AgentDefinition = { ...a, read: (ref, c) => (reads.push(`${ref.agent}/${ref.sessionId}`), a.read(ref, c)) }
+    if (stream) counted.readStream = (ref, c, out) => (reads.push(`${ref.agent}/${ref.sessionId}`), stream(ref, c, out))
+    return counted
+  })
   return { agents, reads }
 }
 

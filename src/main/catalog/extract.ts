@@ -4,7 +4,7 @@
  * the link skeleton (what the agents' `link()` functions look at). Pure: no I/O.
  */
 import type { MessageNode, Session, SessionSummary, ToolCall, Usage } from '../../shared/ir'
-import { summarize } from '../ir/build'
+import { isPrompt, summarize } from '../ir/build'
 import type { StoreRef } from '../agents/types'
 import type { CredentialFile } from '../../shared/api'
 import { encryptionKeyFiles } from '../secrets'
@@ -43,6 +43,11 @@ export interface SessionRecord {
   nodeCount: number
   messages: MessageRow[]
   skeleton: Session
+  /**
+   * The skeleton already serialized (the streaming path keeps its nodes as JSON text); when set,
+   * the catalog stores it instead of `skeleton`. Equal to `JSON.stringify` of the skeleton.
+   */
+  skeletonJson?: string
   diagnostics: Session['diagnostics']
   /** Encryption-key files the session's store names (flagged in `Library.credentialFiles`). */
   credentialFiles: CredentialFile[]
@@ -103,31 +108,94 @@ export function skeletonOf(session: Session): Session {
   let promptKept = false
   const nodes: MessageNode[] = []
   for (const n of session.nodes) {
-    const keepText = !promptKept && n.role === 'user' && !n.isMeta && !n.event && n.content.trim() !== ''
+    const keepText = !promptKept && isPrompt(n)
     if (keepText) promptKept = true
-    const agentId = n.metadata?.agentId
-    if (!keepText && !n.toolCalls?.length && !(n.role === 'tool' && n.toolCallId)) continue
-    const s: MessageNode = { nodeId: n.nodeId, role: n.role, content: keepText ? n.content : '' }
-    if (n.toolCallId !== undefined) s.toolCallId = n.toolCallId
-    if (agentId !== undefined) s.metadata = { agentId }
-    if (n.toolCalls?.length) {
-      s.toolCalls = n.toolCalls.map((c) => {
-        const copy: ToolCall = { id: c.id, name: c.name, kind: c.kind, arguments: {} }
-        try {
-          if (JSON.stringify(c.arguments ?? null).length <= MAX_SKELETON_ARGS) copy.arguments = c.arguments
-        } catch {
-          // unserialisable arguments: keep none
-        }
-        if (c.subagentSessionId !== undefined) copy.subagentSessionId = c.subagentSessionId
-        return copy
-      })
-    }
-    nodes.push(s)
+    const s = skeletonNode(n, keepText)
+    if (s) nodes.push(s)
   }
+  return skeletonShell(session, nodes)
+}
+
+/**
+ * The skeleton copy of one node (see {@link skeletonOf}), or undefined when the link pass does
+ * not need it. `keepText`: this is the session's first prompt ({@link isPrompt}).
+ */
+export function skeletonNode(n: MessageNode, keepText: boolean): MessageNode | undefined {
+  const agentId = n.metadata?.agentId
+  if (!keepText && !n.toolCalls?.length && !(n.role === 'tool' && n.toolCallId)) return undefined
+  const s: MessageNode = { nodeId: n.nodeId, role: n.role, content: keepText ? n.content : '' }
+  if (n.toolCallId !== undefined) s.toolCallId = n.toolCallId
+  if (agentId !== undefined) s.metadata = { agentId }
+  if (n.toolCalls?.length) {
+    s.toolCalls = n.toolCalls.map((c) => {
+      const copy: ToolCall = { id: c.id, name: c.name, kind: c.kind, arguments: {} }
+      try {
+        if (JSON.stringify(c.arguments ?? null).length <= MAX_SKELETON_ARGS) copy.arguments = c.arguments
+      } catch {
+        // unserialisable arguments: keep none
+      }
+      if (c.subagentSessionId !== undefined) copy.subagentSessionId = c.subagentSessionId
+      return copy
+    })
+  }
+  return s
+}
+
+/**
+ * `JSON.stringify(skeletonShell(session, nodes))` where each node is already JSON text: what
+ * `JSON.stringify` writes for the whole, without building it from objects.
+ */
+export function skeletonJson(session: Session, nodes: readonly string[]): string {
+  const { nodes: _n, diagnostics, checkpoints, metadata, ...rest } = skeletonShell(session, [])
+  const head = JSON.stringify(rest)
+  const tail = JSON.stringify({ diagnostics, checkpoints, metadata })
+  return `${head.slice(0, -1)}${head.length > 2 ? ',' : ''}"nodes":[${nodes.join(',')}],${tail.slice(1)}`
+}
+
+/** The skeleton session around skeleton `nodes` (session fields, no diagnostics or checkpoints). */
+export function skeletonShell(session: Session, nodes: MessageNode[]): Session {
   const metadata: Record<string, unknown> = {}
   if (session.metadata.sessionRow !== undefined) metadata.sessionRow = session.metadata.sessionRow
   const { nodes: _n, diagnostics: _d, checkpoints: _c, metadata: _m, promptHistory: _p, ...rest } = session
   return { ...rest, nodes, diagnostics: [], checkpoints: [], metadata }
+}
+
+/**
+ * The message row of node `n` (index `seq` in the session's nodes), or undefined when it has
+ * neither searchable text nor usage. Tool nodes must have been paired (`toolName`) first.
+ */
+export function messageRow(n: MessageNode, seq: number): MessageRow | undefined {
+  const text = searchText(n)
+  const usage = hasUsage(n.usage) ? n.usage : undefined
+  if (text === '' && !usage) return undefined
+  const row: MessageRow = {
+    seq,
+    nodeId: n.nodeId,
+    role: n.role,
+    toolNames: toolNamesOf(n),
+    sig: `${n.nodeId}|${n.content.length}|${text.length}|${usageSig(usage)}|${n.model ?? ''}|${n.createdAt ?? ''}`,
+    text,
+  }
+  if (n.createdAt !== undefined) row.createdAt = n.createdAt
+  if (n.model !== undefined) row.model = n.model
+  if (usage) row.usage = usage
+  return row
+}
+
+/** The `tool_names` value of a node: its calls' names, or a tool result's tool, space-delimited. */
+export function toolNamesOf(n: MessageNode): string {
+  const names = n.toolCalls?.length ? n.toolCalls.map((c) => c.name) : n.role === 'tool' && n.toolName ? [n.toolName] : []
+  return names.length ? ` ${names.join(' ')} ` : ''
+}
+
+/** Models counted in the catalog's `models` column (the `<synthetic>` placeholder is not one). */
+export function countedModel(n: MessageNode): string | undefined {
+  return n.model && n.model !== '<synthetic>' ? n.model : undefined
+}
+
+/** Non-info diagnostics kept for the library's problem list. */
+export function keptDiagnostics(diagnostics: Session['diagnostics']): Session['diagnostics'] {
+  return diagnostics.filter((d) => d.severity !== 'info').slice(0, MAX_DIAGNOSTICS)
 }
 
 /** Build the catalog record of a session read from `ref` (before any link pass). */
@@ -136,24 +204,10 @@ export function extractSession(session: Session, ref: StoreRef): SessionRecord {
   const models = new Set<string>()
   const messages: MessageRow[] = []
   session.nodes.forEach((n, seq) => {
-    if (n.model && n.model !== '<synthetic>') models.add(n.model)
-    const text = searchText(n)
-    const usage = hasUsage(n.usage) ? n.usage : undefined
-    if (text === '' && !usage) return
-    const names = n.toolCalls?.length ? n.toolCalls.map((c) => c.name) : n.role === 'tool' && n.toolName ? [n.toolName] : []
-    const row: MessageRow = {
-      seq,
-      nodeId: n.nodeId,
-      role: n.role,
-      toolNames: names.length ? ` ${names.join(' ')} ` : '',
-      sig: `${n.nodeId}|${n.content.length}|${text.length}|${usageSig(usage)}|${n.model ?? ''}|${n.createdAt ?? ''}`,
-      text,
-    }
-    if (n.createdAt !== undefined) row.createdAt = n.createdAt
-    if (n.model !== undefined) row.model = n.model
-    if (usage) row.usage = usage
-    messages.push(row)
+    const model = countedModel(n)
+    if (model) models.add(model)
+    const row = messageRow(n, seq)
+    if (row) messages.push(row)
   })
-  const diagnostics = session.diagnostics.filter((d) => d.severity !== 'info').slice(0, MAX_DIAGNOSTICS)
-  return { ref, summary, models: [...models], nodeCount: session.nodes.length, messages, skeleton: skeletonOf(session), diagnostics, credentialFiles: encryptionKeyFiles([session]) }
+  return { ref, summary, models: [...models], nodeCount: session.nodes.length, messages, skeleton: skeletonOf(session), diagnostics: keptDiagnostics(session.diagnostics), credentialFiles: encryptionKeyFiles([session]) }
 }

@@ -1,12 +1,15 @@
 /**
  * The work of an indexing worker (also run inline for small refreshes): read each ref with its
  * agent's reader, extract the catalog rows, write them; and fill the full-text index from the
- * pending rows. Sessions are read one at a time so memory stays bounded by the largest session.
+ * pending rows. Sessions are read one at a time so memory stays bounded by the largest session;
+ * agents with a streaming reader (`readStream`, see `stream.ts`) are indexed node by node, with
+ * memory bounded by the session's ids.
  */
-import { stat } from 'node:fs/promises'
+import { statSync } from 'node:fs'
 import type { Diagnostic } from '../../shared/ir'
 import type { AgentDefinition, ReadContext, StoreRef } from '../agents/types'
 import { extractSession } from './extract'
+import { indexStream } from './stream'
 import type { CatalogStore, FileStamp } from './store'
 
 /** Outcome of indexing one ref. */
@@ -16,15 +19,16 @@ export interface IndexedRef {
   home: string
   /** Bytes of the ref's files. */
   bytes: number
-  /** Set when the session could not be read at all. */
+  /** Set when the session could not be read at all (or its rows could not be written). */
   error?: Diagnostic
 }
 
-async function fileStamps(files: string[]): Promise<FileStamp[]> {
+/** Sizes and times of a ref's files (synchronous: one call each, no thread-pool round trip). */
+function fileStamps(files: string[]): FileStamp[] {
   const out: FileStamp[] = []
   for (const path of files) {
     try {
-      const s = await stat(path)
+      const s = statSync(path)
       out.push({ path, size: s.size, mtimeMs: s.mtimeMs })
     } catch {
       // vanished since discovery: the next refresh sees it
@@ -33,9 +37,22 @@ async function fileStamps(files: string[]): Promise<FileStamp[]> {
   return out
 }
 
+/** Sessions under this size (bytes) are written together with their neighbours... */
+const GROUP_REF_BYTES = 1e6
+/** ...up to this many bytes of sessions per transaction. */
+const GROUP_BYTES = 8e6
+
+function failure(ref: StoreRef, e: unknown): Diagnostic {
+  return { severity: 'error', path: ref.files[0] ?? ref.home, agent: ref.agent, sessionId: ref.sessionId, message: `Could not read this session: ${e instanceof Error ? e.message : String(e)}` }
+}
+
 /**
- * Read and store every ref in order, calling `onEach` after each. A ref whose reader rejects is
- * reported with an `error` diagnostic (and not written), the rest go on.
+ * Read and store every ref in order, calling `onEach` after each is committed. A ref whose
+ * reader rejects (or whose write fails) is reported with an `error` diagnostic, the rest go on.
+ * The writes of consecutive small sessions are kept until ~8 MB of sessions were read, then
+ * committed in one IMMEDIATE transaction (each session a savepoint): one commit instead of one
+ * per session, and the write lock is held only while writing, never while parsing, so the
+ * workers run in parallel. A large session writes its own batches (`writer.ts`).
  */
 export async function indexRefs(
   refs: readonly StoreRef[],
@@ -44,17 +61,49 @@ export async function indexRefs(
   ctx: ReadContext,
   onEach: (r: IndexedRef) => void,
 ): Promise<void> {
+  let pending: { ref: StoreRef; out: IndexedRef; write?: () => void }[] = []
+  let pendingBytes = 0
+  const commit = (): void => {
+    const group = pending
+    pending = []
+    pendingBytes = 0
+    const writes = group.filter((p) => p.write)
+    const run = (): void => {
+      for (const p of writes) {
+        try {
+          store.db.transaction(p.write!)()
+        } catch (e) {
+          p.out.error = failure(p.ref, e)
+        }
+      }
+    }
+    try {
+      if (writes.length > 0) store.db.transaction(run).immediate()
+    } catch (e) {
+      // The catalog could not be written (busy past the timeout, disk full): nothing of the group was.
+      for (const p of writes) p.out.error = failure(p.ref, e)
+    }
+    for (const p of group) onEach(p.out)
+  }
   for (const ref of refs) {
     const out: IndexedRef = { agent: ref.agent, sessionId: ref.sessionId, home: ref.home, bytes: ref.size }
+    let write: (() => void) | undefined
     try {
-      const session = await agentOf(ref.agent).read(ref, ctx)
-      const rec = extractSession(session, ref)
-      store.writeSession(rec, await fileStamps(ref.files))
+      const def = agentOf(ref.agent)
+      if (def.readStream) write = await indexStream(def, ref, ctx, store, () => fileStamps(ref.files))
+      else {
+        const rec = extractSession(await def.read(ref, ctx), ref)
+        const files = fileStamps(ref.files)
+        write = () => void store.writeSession(rec, files)
+      }
     } catch (e) {
-      out.error = { severity: 'error', path: ref.files[0] ?? ref.home, agent: ref.agent, sessionId: ref.sessionId, message: `Could not read this session: ${e instanceof Error ? e.message : String(e)}` }
+      out.error = failure(ref, e)
     }
-    onEach(out)
+    pending.push(write ? { ref, out, write } : { ref, out })
+    pendingBytes += ref.size
+    if (ref.size >= GROUP_REF_BYTES || pendingBytes >= GROUP_BYTES) commit()
   }
+  commit()
 }
 
 /**

@@ -15,19 +15,30 @@ import type { WorkerJob } from './worker'
 /** Messages a worker posts. */
 type WorkerMessage = { type: 'item'; item: IndexedRef } | { type: 'text'; done: number; total: number } | { type: 'done' } | { type: 'failed'; message: string }
 
+/**
+ * Heap limit of a worker (MB of V8 old generation). Besides capping a runaway read, a small
+ * maximum makes V8 grow the heap by a smaller factor after each collection (V8
+ * `src/heap/heap-controller.cc`: the factor rises with the maximum heap size, up to 4×), so the
+ * streaming index of a 1 GB transcript stays near its live size (measured: peak RSS of the
+ * indexing process ~570–590 MB with a 4 GB limit, ~420 MB with this one; BENCHMARKS.md). A whole-session
+ * read that needs more kills the worker; the refresh then finishes that work on the calling thread.
+ */
+export const WORKER_HEAP_MB = 512
+
 /** Start one indexing worker, or return undefined when that is impossible here. */
 export function startWorker(): Worker | undefined {
   const here = import.meta.url
+  const resourceLimits = { maxOldGenerationSizeMb: WORKER_HEAP_MB }
   try {
     if (here.endsWith('.ts')) {
       const target = new URL('./worker.ts', here).href
       const tsxApi = pathToFileURL(createRequire(here).resolve('tsx/esm/api').replace(/index\.cjs$/, 'index.mjs')).href
       const code = `import(${JSON.stringify(tsxApi)}).then((m) => { m.register(); return import(${JSON.stringify(target)}) })`
-      return new Worker(code, { eval: true })
+      return new Worker(code, { eval: true, resourceLimits })
     }
     const built = new URL('./catalog-worker.js', here)
     if (!existsSync(fileURLToPath(built))) return undefined
-    return new Worker(built)
+    return new Worker(built, { resourceLimits })
   } catch {
     return undefined
   }

@@ -191,10 +191,11 @@ export class Refresher {
           // A worker died (out of memory, a crash): finish what it left on this thread.
           refs = refs.filter((r) => !doneKeys.has(`${r.home}\u0000${r.agent}\u0000${r.sessionId}`))
         } finally {
-          for (const w of workers) void w?.terminate()
+          // Wait for the workers to go: their memory is freed before the link pass needs some.
+          await Promise.all(workers.map((w) => w?.terminate()))
         }
       } else {
-        for (const w of workers) void w?.terminate()
+        await Promise.all(workers.map((w) => w?.terminate()))
       }
     }
     const byId = new Map(this.agents.map((a) => [a.id as string, a]))

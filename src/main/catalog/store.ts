@@ -9,6 +9,9 @@ import type { AgentId, Diagnostic, Session, SessionSummary } from '../../shared/
 import type { StoreRef } from '../agents/types'
 import type { MessageRow, SessionRecord } from './extract'
 
+/** A session record without its message rows (a streaming write stores those as it goes). */
+export type SessionHead = Omit<SessionRecord, 'messages'>
+
 /** A source file with its size (bytes) and mtime (ms since epoch). */
 export interface FileStamp {
   path: string
@@ -114,8 +117,8 @@ export class CatalogStore {
   private readonly statements = new Map<string, Database.Statement>()
   constructor(readonly db: Database.Database) {}
 
-  /** A prepared statement, cached per SQL text. */
-  private st(sql: string): Database.Statement {
+  /** A prepared statement, cached per SQL text (also used by `writer.ts`). */
+  st(sql: string): Database.Statement {
     let s = this.statements.get(sql)
     if (!s) {
       s = this.db.prepare(sql)
@@ -160,34 +163,45 @@ export class CatalogStore {
   writeSession(rec: SessionRecord, files: FileStamp[]): number {
     return this.db.transaction(() => {
       const gen = this.nextGen()
-      const s = rec.summary
-      const u = s.usage
-      const existing = this.st('SELECT sid FROM sessions WHERE home = ? AND agent = ? AND session_id = ?').get(rec.ref.home, rec.ref.agent, rec.ref.sessionId) as { sid: number } | undefined
-      const values = [
-        rec.ref.home, rec.ref.agent, rec.ref.sessionId, rec.ref.format, s.workingDirectory ?? null, s.title ?? null, s.createdAt ?? null, s.lastActivityAt ?? null,
-        s.model ?? null, JSON.stringify(rec.models), s.messageCount, s.toolCallCount, rec.nodeCount, s.diagnosticCount,
-        s.parentSessionId ?? null, s.childSessionIds?.length ? JSON.stringify(s.childSessionIds) : null,
-        u?.inputTokens ?? null, u?.outputTokens ?? null, u?.cacheReadTokens ?? null, u?.cacheWriteTokens ?? null, u?.thinkingTokens ?? null, u?.cost ?? null,
-        rec.ref.size, rec.ref.mtimeMs, stampOf(rec.ref), JSON.stringify(rec.ref), JSON.stringify(s), JSON.stringify(rec.skeleton),
-        rec.diagnostics.length ? JSON.stringify(rec.diagnostics) : null, rec.credentialFiles.length ? JSON.stringify(rec.credentialFiles) : null, gen,
-      ]
-      const cols = `home, agent, session_id, format, project, title, created_at, last_activity_at, model, models, message_count, tool_call_count, node_count, diagnostic_count,
-        parent_session_id, child_session_ids, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, thinking_tokens, cost,
-        size, mtime_ms, stamp, ref, summary, skeleton, diagnostics, credentials, gen`
-      let sid: number
-      if (existing) {
-        sid = existing.sid
-        const set = cols.split(',').map((c) => `${c.trim()} = ?`).join(', ')
-        this.st(`UPDATE sessions SET ${set}, parent_tool_call_id = NULL, call_links = NULL, link_agent_name = NULL WHERE sid = ?`).run(...values, sid)
-      } else {
-        sid = Number(this.st(`INSERT INTO sessions (${cols}) VALUES ${inList(values.length)}`).run(...values).lastInsertRowid)
-      }
-      this.st('DELETE FROM files WHERE sid = ?').run(sid)
-      const insFile = this.st('INSERT OR REPLACE INTO files (sid, path, size, mtime_ms) VALUES (?, ?, ?, ?)')
-      for (const f of files) insFile.run(sid, f.path, f.size, f.mtimeMs)
+      const sid = this.putSession(rec, files, gen)
       this.replaceMessages(sid, rec.messages)
       return gen
     })()
+  }
+
+  /**
+   * Inside a write transaction: insert or update the session row of `rec` (its messages aside)
+   * and its files, with change counter `gen`. `into` is the sid of a row to take over when the
+   * session has no row yet (the placeholder of a streaming write, `writer.ts`). Returns the sid.
+   */
+  putSession(rec: SessionHead, files: FileStamp[], gen: number, into?: number): number {
+    const s = rec.summary
+    const u = s.usage
+    const found = this.st('SELECT sid FROM sessions WHERE home = ? AND agent = ? AND session_id = ?').get(rec.ref.home, rec.ref.agent, rec.ref.sessionId) as { sid: number } | undefined
+    const existing = found ?? (into !== undefined ? { sid: into } : undefined)
+    const values = [
+      rec.ref.home, rec.ref.agent, rec.ref.sessionId, rec.ref.format, s.workingDirectory ?? null, s.title ?? null, s.createdAt ?? null, s.lastActivityAt ?? null,
+      s.model ?? null, JSON.stringify(rec.models), s.messageCount, s.toolCallCount, rec.nodeCount, s.diagnosticCount,
+      s.parentSessionId ?? null, s.childSessionIds?.length ? JSON.stringify(s.childSessionIds) : null,
+      u?.inputTokens ?? null, u?.outputTokens ?? null, u?.cacheReadTokens ?? null, u?.cacheWriteTokens ?? null, u?.thinkingTokens ?? null, u?.cost ?? null,
+      rec.ref.size, rec.ref.mtimeMs, stampOf(rec.ref), JSON.stringify(rec.ref), JSON.stringify(s), rec.skeletonJson ?? JSON.stringify(rec.skeleton),
+      rec.diagnostics.length ? JSON.stringify(rec.diagnostics) : null, rec.credentialFiles.length ? JSON.stringify(rec.credentialFiles) : null, gen,
+    ]
+    const cols = `home, agent, session_id, format, project, title, created_at, last_activity_at, model, models, message_count, tool_call_count, node_count, diagnostic_count,
+      parent_session_id, child_session_ids, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, thinking_tokens, cost,
+      size, mtime_ms, stamp, ref, summary, skeleton, diagnostics, credentials, gen`
+    let sid: number
+    if (existing) {
+      sid = existing.sid
+      const set = cols.split(',').map((c) => `${c.trim()} = ?`).join(', ')
+      this.st(`UPDATE sessions SET ${set}, parent_tool_call_id = NULL, call_links = NULL, link_agent_name = NULL WHERE sid = ?`).run(...values, sid)
+    } else {
+      sid = Number(this.st(`INSERT INTO sessions (${cols}) VALUES ${inList(values.length)}`).run(...values).lastInsertRowid)
+    }
+    this.st('DELETE FROM files WHERE sid = ?').run(sid)
+    const insFile = this.st('INSERT OR REPLACE INTO files (sid, path, size, mtime_ms) VALUES (?, ?, ?, ?)')
+    for (const f of files) insFile.run(sid, f.path, f.size, f.mtimeMs)
+    return sid
   }
 
   private replaceMessages(sid: number, messages: MessageRow[]): void {
@@ -195,12 +209,17 @@ export class CatalogStore {
     let keep = 0
     while (keep < old.length && keep < messages.length && old[keep]!.seq === messages[keep]!.seq && old[keep]!.sig === messages[keep]!.sig) keep++
     if (keep < old.length) this.deleteMessages(old.slice(keep).map((o) => o.mid))
+    this.insertMessages(sid, messages, keep)
+  }
+
+  /** Insert `messages[from..]` of session `sid` (rows, usage, full-text queue); in a transaction. */
+  insertMessages(sid: number, messages: readonly MessageRow[], from = 0): void {
     const insMsg = this.st('INSERT INTO messages (sid, seq, node_id, role, created_at, model, tool_names, sig, text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
     const insPending = this.st('INSERT INTO fts_pending (mid) VALUES (?)')
     const insUsage = this.st(
       'INSERT INTO usage (mid, sid, seq, created_at, model, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, thinking_tokens, cost) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     )
-    for (let i = keep; i < messages.length; i++) {
+    for (let i = from; i < messages.length; i++) {
       const m = messages[i]!
       const mid = Number(insMsg.run(sid, m.seq, m.nodeId, m.role, m.createdAt ?? null, m.model ?? null, m.toolNames, m.sig, m.text).lastInsertRowid)
       if (m.text !== '') insPending.run(mid)
@@ -209,8 +228,8 @@ export class CatalogStore {
     }
   }
 
-  /** Delete message rows (and their usage and full-text entries). */
-  private deleteMessages(mids: number[]): void {
+  /** Delete message rows (and their usage and full-text entries); in a transaction. */
+  deleteMessages(mids: number[]): void {
     const pending = this.st('DELETE FROM fts_pending WHERE mid = ?')
     const ftsDelete = this.st(`INSERT INTO fts(fts, rowid, text) SELECT 'delete', mid, text FROM messages WHERE mid = ?`)
     const delMsg = this.st('DELETE FROM messages WHERE mid = ?')

@@ -35,6 +35,9 @@ async function run(job: WorkerJob): Promise<void> {
   try {
     const store = new CatalogStore(db)
     if (job.type === 'index') {
+      // Rows are appended, never read back: a small page cache does as well and keeps the
+      // worker's memory flat on a huge session (the text phase keeps the default).
+      db.pragma('cache_size = -8192')
       await indexRefs(job.refs, agentById, store, { now: Date.now }, (item) => port!.postMessage({ type: 'item', item }))
     } else {
       await indexText(store, (done, total) => port!.postMessage({ type: 'text', done, total }))

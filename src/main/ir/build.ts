@@ -72,25 +72,16 @@ export function addUsage(a: Usage | undefined, b: Usage | undefined): Usage | un
 /**
  * Fill session-level fields derivable from the nodes when the store did not record them:
  * `createdAt`/`lastActivityAt` from message times, `model` from the first assistant model,
- * `title` from the first user prompt; then pair tool calls.
+ * `title` from the first user prompt; then pair tool calls. A streaming reader, whose `nodes` are
+ * not kept, passes the {@link NodeTotals} it gathered instead.
  */
-export function finishSession(session: Session): Session {
+export function finishSession(session: Session, totals: NodeTotals = nodeTotals(session.nodes)): Session {
   pairToolCalls(session.nodes)
-  let first: number | undefined
-  let last: number | undefined
-  for (const n of session.nodes) {
-    if (n.createdAt === undefined) continue
-    if (first === undefined || n.createdAt < first) first = n.createdAt
-    if (last === undefined || n.createdAt > last) last = n.createdAt
-  }
-  session.createdAt ??= first
-  session.lastActivityAt ??= last ?? session.createdAt
-  if (session.model === undefined) {
-    const m = session.nodes.find((n) => n.role === 'assistant' && n.model)
-    if (m?.model) session.model = m.model
-  }
+  session.createdAt ??= totals.firstAt
+  session.lastActivityAt ??= totals.lastAt ?? session.createdAt
+  if (session.model === undefined && totals.firstModel) session.model = totals.firstModel
   if (session.title === undefined) {
-    const p = firstPrompt(session)
+    const p = totals.prompt
     // Masked before it is cut: a key cut in half would no longer be recognised (issue 9, item 7).
     if (p) session.title = oneLine(maskText(p.slice(0, 2000)).text, 120)
   }
@@ -101,8 +92,59 @@ export function finishSession(session: Session): Session {
 
 /** The first user message that is a real prompt (not meta, not a tool result). */
 export function firstPrompt(session: Session): string | undefined {
-  const n = session.nodes.find((x) => x.role === 'user' && !x.isMeta && !x.event && x.content.trim() !== '')
+  const n = session.nodes.find(isPrompt)
   return n?.content.trim()
+}
+
+/** True for a user node that is a real prompt: not meta, not an event, not blank. */
+export function isPrompt(n: MessageNode): boolean {
+  return n.role === 'user' && !n.isMeta && !n.event && n.content.trim() !== ''
+}
+
+/**
+ * What {@link finishSession} and {@link summarize} derive from a session's nodes (times in ms
+ * since epoch, counts, usage in tokens/USD). A streaming reader gathers it node by node with
+ * {@link NodeTotalsBuilder} instead of keeping the nodes.
+ */
+export interface NodeTotals {
+  /** Earliest and latest node `createdAt`. */
+  firstAt?: number
+  lastAt?: number
+  /** `model` of the first assistant node (in node order) that has one. */
+  firstModel?: string
+  /** The first real prompt ({@link isPrompt}), trimmed. */
+  prompt?: string
+  /** User and assistant nodes that are neither events nor meta. */
+  messageCount: number
+  toolCallCount: number
+  /** The nodes' usage summed in node order ({@link addUsage}). */
+  usage?: Usage
+}
+
+/** Gathers {@link NodeTotals}; feed it every node once, in node order. */
+export class NodeTotalsBuilder {
+  readonly totals: NodeTotals = { messageCount: 0, toolCallCount: 0 }
+
+  /** Take one node into the totals. */
+  add(n: MessageNode): void {
+    const t = this.totals
+    if (n.createdAt !== undefined) {
+      if (t.firstAt === undefined || n.createdAt < t.firstAt) t.firstAt = n.createdAt
+      if (t.lastAt === undefined || n.createdAt > t.lastAt) t.lastAt = n.createdAt
+    }
+    if (t.firstModel === undefined && n.role === 'assistant' && n.model) t.firstModel = n.model
+    if (t.prompt === undefined && isPrompt(n)) t.prompt = n.content.trim()
+    if ((n.role === 'user' || n.role === 'assistant') && !n.event && !n.isMeta) t.messageCount++
+    t.toolCallCount += n.toolCalls?.length ?? 0
+    if (n.usage) t.usage = addUsage(t.usage, n.usage)
+  }
+}
+
+/** {@link NodeTotals} of a list of nodes. */
+export function nodeTotals(nodes: readonly MessageNode[]): NodeTotals {
+  const b = new NodeTotalsBuilder()
+  for (const n of nodes) b.add(n)
+  return b.totals
 }
 
 /** Collapse whitespace and cut to `max` characters (with an ellipsis). */
@@ -111,17 +153,14 @@ export function oneLine(text: string, max: number): string {
   return s.length > max ? s.slice(0, max - 1) + '…' : s
 }
 
-/** The list entry for a session. `home` is the home folder it was found under. */
-export function summarize(session: Session, home: string): SessionSummary {
-  let messageCount = 0
-  let toolCallCount = 0
-  let usage: Usage | undefined
-  for (const n of session.nodes) {
-    if ((n.role === 'user' || n.role === 'assistant') && !n.event && !n.isMeta) messageCount++
-    toolCallCount += n.toolCalls?.length ?? 0
-    if (n.usage) usage = addUsage(usage, n.usage)
-  }
-  const fp = firstPrompt(session)
+/**
+ * The list entry for a session. `home` is the home folder it was found under. A streaming read
+ * (the catalog's index path) passes the totals of the nodes it did not keep, and the number of
+ * diagnostics when it kept only some.
+ */
+export function summarize(session: Session, home: string, totals: NodeTotals = nodeTotals(session.nodes), diagnosticCount = session.diagnostics.length): SessionSummary {
+  const { messageCount, toolCallCount, usage } = totals
+  const fp = totals.prompt
   const s: SessionSummary = {
     id: session.id,
     agent: session.agent,
@@ -130,7 +169,7 @@ export function summarize(session: Session, home: string): SessionSummary {
     format: session.source.format,
     files: session.source.files,
     home,
-    diagnosticCount: session.diagnostics.length,
+    diagnosticCount,
   }
   if (session.title !== undefined) s.title = session.title
   if (session.workingDirectory !== undefined) s.workingDirectory = session.workingDirectory

@@ -28,11 +28,20 @@ export function num(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) ? value : undefined
 }
 
-/** ISO-8601 time → ms since epoch; undefined when absent or unparsable. */
+let lastIso = ''
+let lastMs: number | undefined
+
+/**
+ * ISO-8601 time → ms since epoch; undefined when absent or unparsable. The last answer is kept:
+ * each record's `timestamp` is asked for twice in a row (session facts, then its node).
+ */
 export function isoToMs(value: unknown): number | undefined {
   if (typeof value !== 'string') return undefined
+  if (value === lastIso && value !== '') return lastMs
   const ms = Date.parse(value)
-  return Number.isNaN(ms) ? undefined : ms
+  lastIso = value
+  lastMs = Number.isNaN(ms) ? undefined : ms
+  return lastMs
 }
 
 /** An `image` block (`source.type` `base64` or `url`) → IR image block. */

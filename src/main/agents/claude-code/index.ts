@@ -1,13 +1,15 @@
 /**
  * Claude Code: reads `~/.claude/projects/**.jsonl` transcripts and their sub-agent transcripts
  * (seed 002 "Claude Code"; fixtures/real/claude-code/README.md); file-history checkpoints and
- * signed thinking blocks are kept. Convert target: `write.ts` writes a new transcript that
- * `claude --resume <id>` continues (provider family Anthropic: its signed thinking is kept).
+ * signed thinking blocks are kept; the catalog indexes through `readStream` (`stream.ts`). Convert
+ * target: `write.ts` writes a new transcript that `claude --resume <id>` continues (provider
+ * family Anthropic: its signed thinking is kept).
  */
 import type { AgentDefinition } from '../types'
 import { discoverSessions } from './discover'
 import { linkSessions } from './link'
 import { readSession } from './read'
+import { readSessionStream } from './stream'
 import { writeClaudeSession } from './write'
 
 /** The Claude Code agent definition for the registry. */
@@ -17,6 +19,7 @@ export const claudeCode: AgentDefinition = {
   capabilities: { canWrite: true, hasCheckpoints: true, hasThinkingSignatures: true, providerFamily: 'anthropic' },
   discover: discoverSessions,
   read: readSession,
+  readStream: (ref, ctx, out) => readSessionStream(ref, ctx, out),
   link: linkSessions,
   write: writeClaudeSession,
 }

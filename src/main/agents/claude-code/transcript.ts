@@ -16,7 +16,7 @@ import type { ContentBlock, MessageNode } from '../../../shared/ir'
 import { type Json, convertBlock, hasNonText, isoToMs, obj, str, textOf, toolCallFrom, toolResultContent, usageFrom } from './content'
 
 /** Where a node's parent points before resolution. */
-type RawParent = { uuid: string; logical: boolean } | { nodeId: string } | undefined
+export type RawParent = { uuid: string; logical: boolean } | { nodeId: string } | undefined
 
 /** A link that could not be resolved: the node's line and the uuid it named. */
 export interface BrokenLink {
@@ -30,10 +30,33 @@ const MAX_TOOL_USE_RESULT = 2000
 /** Text Claude Code writes as the user turn when a request was interrupted. */
 const INTERRUPTED = '[Request interrupted by user'
 
+/**
+ * True when the JSON text of `value` is surely longer than `limit`: its strings (with their
+ * quotes) and keys alone are. Stops as soon as it knows, so a large value is not serialised.
+ */
+function jsonLongerThan(value: unknown, limit: number): boolean {
+  let n = 0
+  const stack: unknown[] = [value]
+  while (stack.length > 0) {
+    const v = stack.pop()
+    if (typeof v === 'string') n += v.length + 2
+    else if (Array.isArray(v)) for (const x of v) stack.push(x)
+    else if (typeof v === 'object' && v !== null) {
+      for (const [k, x] of Object.entries(v)) {
+        if (x === undefined || typeof x === 'function') continue // left out of JSON
+        n += k.length + 3
+        stack.push(x)
+      }
+    } else if (typeof v === 'number' || typeof v === 'boolean') n += 1
+    if (n > limit) return true
+  }
+  return false
+}
+
 /** Keep a `toolUseResult` whole when small, else only its short scalar fields. */
 function smallToolUseResult(value: unknown): unknown {
-  const json = JSON.stringify(value)
-  if (json === undefined || json.length <= MAX_TOOL_USE_RESULT) return value
+  const json = jsonLongerThan(value, MAX_TOOL_USE_RESULT) ? undefined : JSON.stringify(value)
+  if (json !== undefined && json.length <= MAX_TOOL_USE_RESULT) return value
   const o = obj(value)
   if (!o) return undefined
   const out: Json = {}
@@ -45,30 +68,39 @@ function smallToolUseResult(value: unknown): unknown {
   return out
 }
 
+/** Set an assistant node's text (and blocks, when some are not text) from its gathered blocks. */
+export function fillAssistant(node: MessageNode, blocks: ContentBlock[]): void {
+  node.content = textOf(blocks)
+  if (hasNonText(blocks)) node.blocks = blocks
+}
+
 /** The forest under construction. */
 export class Transcript {
+  /** The nodes in order (a {@link StreamTranscript} keeps only the open ones here). */
   readonly nodes: MessageNode[] = []
-  private readonly parents = new Map<MessageNode, RawParent>()
-  private readonly lines = new Map<MessageNode, number>()
+  protected readonly parents = new Map<MessageNode, RawParent>()
+  protected readonly lines = new Map<MessageNode, number>()
   /** record uuid → node it became (the last node, for records split into several). */
   private readonly uuidToNode = new Map<string, string>()
   /** uuid of a record that made no node → its own parentUuid (followed when resolving). */
   private readonly skipped = new Map<string, string | undefined>()
-  private readonly seen = new Set<string>()
   private readonly nodeIds = new Set<string>()
-  private readonly byMessageId = new Map<string, MessageNode>()
-  private readonly assistantBlocks = new Map<MessageNode, ContentBlock[]>()
+  protected readonly byMessageId = new Map<string, MessageNode>()
+  protected readonly assistantBlocks = new Map<MessageNode, ContentBlock[]>()
   /** Number of records skipped because their uuid was already read. */
   duplicates = 0
 
-  /** True (and remembered) the first time a uuid is seen; false for a replayed copy. */
+  /**
+   * True the first time a uuid is seen; false for a replayed copy. A record whose uuid is sighted
+   * ends, before the next record is taken, in `uuidToNode` (it made or joined a node) or in
+   * `skipped`: those two remember every uuid seen.
+   */
   firstSighting(uuid: string | undefined): boolean {
     if (uuid === undefined) return true
-    if (this.seen.has(uuid)) {
+    if (this.uuidToNode.has(uuid) || this.skipped.has(uuid)) {
       this.duplicates++
       return false
     }
-    this.seen.add(uuid)
     return true
   }
 
@@ -86,7 +118,7 @@ export class Transcript {
     return id
   }
 
-  private push(node: MessageNode, parent: RawParent, line: number): void {
+  protected push(node: MessageNode, parent: RawParent, line: number): void {
     this.nodes.push(node)
     this.parents.set(node, parent)
     this.lines.set(node, line)
@@ -189,11 +221,11 @@ export class Transcript {
   assistant(r: Json, line: number): void {
     const msg = obj(r.message) ?? {}
     const mid = str(msg.id)
-    const existing = mid !== undefined ? this.byMessageId.get(mid) : undefined
+    const existing = mid !== undefined ? this.openMessage(mid) : undefined
     const node = existing ?? this.base(r, 'assistant')
     if (!existing) {
       this.addChain(r, line, [node])
-      if (mid !== undefined) this.byMessageId.set(mid, node)
+      if (mid !== undefined) this.registerMessage(mid, node)
       this.assistantBlocks.set(node, [])
     } else {
       const uuid = str(r.uuid)
@@ -267,13 +299,23 @@ export class Transcript {
     this.addChain(r, line, [node])
   }
 
+  /** The node of an API reply (`message.id`) that later records of the reply merge into. */
+  protected openMessage(mid: string): MessageNode | undefined {
+    return this.byMessageId.get(mid)
+  }
+
+  /** Remember the node of an API reply. */
+  protected registerMessage(mid: string, node: MessageNode): void {
+    this.byMessageId.set(mid, node)
+  }
+
   /** The node a record uuid became (following skipped records to their nearest message). */
   nodeOf(uuid: string): string | undefined {
     const r = this.resolve(uuid)
     return 'nodeId' in r ? r.nodeId : undefined
   }
 
-  private resolve(start: string): { nodeId: string } | { missing: string } | { root: true } {
+  protected resolve(start: string): { nodeId: string } | { missing: string } | { root: true } {
     let u: string | undefined = start
     for (let steps = 0; u !== undefined && steps < 100_000; steps++) {
       const id = this.uuidToNode.get(u)
@@ -305,10 +347,7 @@ export class Transcript {
         if (!p.logical) broken.push({ nodeId: node.nodeId, line: this.lines.get(node) ?? 0, uuid: p.uuid })
       }
     }
-    for (const [node, blocks] of this.assistantBlocks) {
-      node.content = textOf(blocks)
-      if (hasNonText(blocks)) node.blocks = blocks
-    }
+    for (const [node, blocks] of this.assistantBlocks) fillAssistant(node, blocks)
     const durations = new Map<string, number>()
     for (const n of this.nodes) {
       const ms = n.metadata?.durationMs

@@ -17,7 +17,7 @@ import { basename } from 'node:path'
 import { SepiaError } from '../../../shared/api'
 import type { Session } from '../../../shared/ir'
 import { addDiagnostic, finishSession, newSession } from '../../ir/build'
-import { readLines } from '../../util/lines'
+import { forEachLine } from '../../util/lines'
 import type { ReadContext, StoreRef } from '../types'
 import { SessionFacts } from './facts'
 import { RolloutBuilder } from './items'
@@ -49,19 +49,19 @@ export async function readSession(ref: StoreRef, _ctx: ReadContext): Promise<Ses
   const b = new RolloutBuilder(facts)
   let lines = 0
   try {
-    for await (const { lineNo, text } of readLines(path)) {
+    await forEachLine(path, (text, lineNo) => {
       lines = lineNo
       const parsed = parseRolloutLine(text, lineNo)
-      if ('blank' in parsed) continue
+      if ('blank' in parsed) return
       if ('problem' in parsed) {
         addDiagnostic(session, { severity: parsed.problem.severity, path, line: lineNo, message: parsed.problem.message })
-        continue
+        return
       }
       const rec = parsed.record
       facts.observe(rec.kind, rec.payload, rec.at, rec.line)
       b.t.replay = facts.inReplay
       b.take(rec)
-    }
+    })
   } catch (e) {
     const message = (e as Error).message
     if (lines === 0) throw new SepiaError({ code: 'READ_FAILED', message: `cannot read ${path}: ${message}`, path })

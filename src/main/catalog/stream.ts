@@ -1,0 +1,139 @@
+/**
+ * The catalog's streaming index path, for agents with `readStream` (Claude Code): the reader hands
+ * over each finished node, this module turns it into its message row (written in batches by
+ * `writer.ts`) and its skeleton node, keeps the per-session lists the catalog row needs (models,
+ * tool-call pairing) and drops the node. Memory is bounded by ids, not by the session's text.
+ *
+ * It stores exactly what `extractSession` + `writeSession` store for the same session read whole
+ * (`stream.test.ts` compares both over every Claude Code fixture home): the same per-node helpers
+ * of `extract.ts`, and the pairing rule of `pairToolCalls` (src/main/ir/build.ts): the last
+ * result of a call id is named after the first call with that id, in node order. A result
+ * written before its call was seen gets its `tool_names` fixed at the end.
+ */
+import type { MessageNode } from '../../shared/ir'
+import type { AgentDefinition, NodeStream, ReadContext, StoreRef, StreamedSession } from '../agents/types'
+import { isPrompt, summarize } from '../ir/build'
+import { encryptionKeyFiles } from '../secrets'
+import { countedModel, keptDiagnostics, MAX_DIAGNOSTICS, messageRow, skeletonJson, skeletonNode, skeletonShell, toolNamesOf } from './extract'
+import type { CatalogStore, FileStamp } from './store'
+import { MessageWriter } from './writer'
+
+/** The last result node of a call id, as written. */
+interface ResultSeen {
+  seq: number
+  /** `toolName` the reader set (before pairing). */
+  own: string | undefined
+  /** `tool_names` written for it. */
+  written: string
+  hasRow: boolean
+}
+
+/** Takes the nodes of one session (a {@link NodeStream}) and writes their rows. */
+export class SessionIndexer implements NodeStream {
+  readonly maxDiagnostics = MAX_DIAGNOSTICS
+  private models = new Set<string>()
+  /** Skeleton nodes as JSON text (a third of their size as objects). */
+  private skeleton: string[] = []
+  private promptKept = false
+  /** Call id → name of the first call with that id. */
+  private calls = new Map<string, string>()
+  private results = new Map<string, ResultSeen>()
+  private fixes = new Map<number, string>()
+
+  constructor(private readonly writer: MessageWriter) {}
+
+  node(n: MessageNode, seq: number): void {
+    const model = countedModel(n)
+    if (model) this.models.add(model)
+    for (const c of n.toolCalls ?? []) if (!this.calls.has(c.id)) this.calls.set(c.id, c.name)
+    let result: ResultSeen | undefined
+    if (n.role === 'tool' && n.toolCallId) {
+      const own = n.toolName
+      const prev = this.results.get(n.toolCallId)
+      // No longer the last result of its call: it keeps the name its reader gave it.
+      if (prev) this.settle(prev, prev.own)
+      if (n.toolName === undefined) {
+        const name = this.calls.get(n.toolCallId)
+        if (name !== undefined) n.toolName = name
+      }
+      result = { seq, own, written: toolNamesOf(n), hasRow: false }
+      this.results.set(n.toolCallId, result)
+    }
+    const row = messageRow(n, seq)
+    if (row) {
+      this.writer.row(row)
+      if (result) result.hasRow = true
+    }
+    const keepText = !this.promptKept && isPrompt(n)
+    if (keepText) this.promptKept = true
+    const s = skeletonNode(n, keepText)
+    if (s) this.skeleton.push(JSON.stringify(s))
+  }
+
+  restart(): void {
+    this.models = new Set()
+    this.skeleton = []
+    this.promptKept = false
+    this.calls = new Map()
+    this.results = new Map()
+    this.fixes = new Map()
+    this.writer.restart()
+  }
+
+  /** Queue a `tool_names` fix when a result's final tool name differs from what was written. */
+  private settle(r: ResultSeen, toolName: string | undefined): void {
+    const names = toolName ? ` ${toolName} ` : ''
+    if (r.hasRow && names !== r.written) this.fixes.set(r.seq, names)
+  }
+
+  /** Write the session row from what the reader returned, after the last node. Returns the change counter. */
+  finish(streamed: StreamedSession, ref: StoreRef, files: FileStamp[]): number {
+    for (const [id, r] of this.results) this.settle(r, r.own ?? this.calls.get(id))
+    for (const [seq, names] of this.fixes) this.writer.fixToolNames(seq, names)
+    const links = streamed.callLinks
+    if (links) {
+      this.skeleton = this.skeleton.map((text) => {
+        if (!text.includes('"toolCalls":')) return text
+        const n = JSON.parse(text) as MessageNode
+        let changed = false
+        for (const c of n.toolCalls ?? []) {
+          const child = links.get(c.id)
+          if (child !== undefined) {
+            c.subagentSessionId = child
+            changed = true
+          }
+        }
+        return changed ? JSON.stringify(n) : text
+      })
+    }
+    const session = streamed.session
+    const summary = summarize(session, ref.home, streamed.totals, session.diagnostics.length + streamed.droppedDiagnostics)
+    return this.writer.finish(
+      {
+        ref,
+        summary,
+        models: [...this.models],
+        nodeCount: streamed.nodeCount,
+        skeleton: skeletonShell(session, []),
+        skeletonJson: skeletonJson(session, this.skeleton),
+        diagnostics: keptDiagnostics(session.diagnostics),
+        credentialFiles: encryptionKeyFiles([session]),
+      },
+      files,
+    )
+  }
+}
+
+/**
+ * Read one session through `def.readStream`: its rows are written as they come (batches of a
+ * large session commit on the way) and the returned function writes the rest and the session
+ * row (one transaction, or a savepoint of the caller's). `stamps()` gives the files' sizes and
+ * times, taken after the read as the whole-read path does. Rejects as the reader does.
+ */
+export async function indexStream(def: AgentDefinition, ref: StoreRef, ctx: ReadContext, store: CatalogStore, stamps: () => FileStamp[]): Promise<() => void> {
+  if (!def.readStream) throw new Error(`${def.id} has no streaming reader`)
+  const indexer = new SessionIndexer(new MessageWriter(store, { home: ref.home, agent: ref.agent, sessionId: ref.sessionId }))
+  const streamed = await def.readStream(ref, ctx, indexer)
+  const files = stamps()
+  return () => void indexer.finish(streamed, ref, files)
+}

@@ -9,10 +9,16 @@
  * 5. the reader alone on the large session (time, peak RSS);
  * 6. `ccusage daily --json --offline` (18.0.11, node_modules/.bin/ccusage) against
  *    `sepia usage --by day --json --agent claude-code` on the Claude Code part: both times, the
- *    ratio, and whether the token totals agree (cold catalog and warm catalog).
+ *    ratio, and whether the token totals agree (cold catalog and warm catalog);
+ * 7. a Cursor IDE `state.vscdb` of N GB (bench/cursor.ts, bench/cursor-probe.ts): discovery, listing
+ *    every composer from a cold catalog, the largest composer's first page and read, peak RSS;
+ * 8. with `--huge-gb N`: one N GB Claude Code session (bench/huge.ts), written, indexed through the
+ *    catalog in a fresh process (time, MB/s, peak RSS) and removed; `--huge-only` runs only that.
  *
- * Options: `--small` (a ~60 MB corpus, for a quick check), `--keep` (reuse an existing corpus),
- * `--skip-ccusage`. Prints a Markdown summary and writes `results.json` beside the corpus.
+ * Options: `--small` (a ~60 MB corpus and a ~100 MB Cursor store, for a quick check), `--keep`
+ * (reuse an existing corpus and Cursor store), `--skip-ccusage`, `--cursor-gb N` (size of the
+ * Cursor store; default 2, 0 skips it), `--cursor-only` (only the Cursor part). Prints a Markdown
+ * summary and writes `results.json` beside the corpus.
  */
 import { execFileSync, spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -26,6 +32,8 @@ import { searchCatalog } from '../src/main/search/search'
 import { aggregateUsage } from '../src/main/usage/aggregate'
 import { loadPricing, PriceBook, pricingCandidates } from '../src/main/usage/pricing'
 import { writeCorpus, type CorpusInfo } from './corpus'
+import { runCursorBench } from './cursor-probe'
+import { runHugeBench } from './huge'
 
 const args = new Set(process.argv.slice(2))
 const small = args.has('--small')
@@ -34,9 +42,35 @@ const base = join(tmpdir(), small ? 'sepia-bench-small' : 'sepia-bench')
 const corpusDir = join(base, 'corpus')
 const infoFile = join(base, 'corpus.json')
 const MB = 1e6
+const argv = process.argv.slice(2)
+const cursorGbArg = argv.indexOf('--cursor-gb')
+const cursorGb = cursorGbArg >= 0 ? Number(argv[cursorGbArg + 1]) : small ? 0.1 : 2
+if (!Number.isFinite(cursorGb) || cursorGb < 0) throw new Error('--cursor-gb takes a number of GB (0 skips the Cursor part)')
+const hugeGbArg = argv.indexOf('--huge-gb')
+const hugeGb = hugeGbArg >= 0 ? Number(argv[hugeGbArg + 1]) : args.has('--huge-only') ? 1 : 0
+if (!Number.isFinite(hugeGb) || hugeGb < 0) throw new Error('--huge-gb takes a number of GB (0 skips the huge session)')
 
 function log(msg: string): void {
   process.stderr.write(`[bench] ${msg}\n`)
+}
+
+const machine = { nproc: availableParallelism(), cpu: cpus()[0]?.model, memGB: Math.round(totalmem() / 2 ** 30), node: process.version }
+if (args.has('--cursor-only')) {
+  mkdirSync(base, { recursive: true })
+  const file = join(base, 'results.json')
+  const prior = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>) : {}
+  const cursor = runCursorBench(base, cursorGb, args.has('--keep'), log)
+  const results = { ...prior, cursorDate: new Date().toISOString(), cursorMachine: machine, cursor }
+  writeFileSync(file, JSON.stringify(results, null, 2))
+  process.stdout.write(JSON.stringify({ cursor }, null, 2) + '\n')
+  process.exit(0)
+}
+
+if (args.has('--huge-only')) {
+  mkdirSync(base, { recursive: true })
+  const huge = runHugeBench(base, hugeGb, probe, log)
+  process.stdout.write(JSON.stringify({ date: new Date().toISOString(), machine, huge }, null, 2) + '\n')
+  process.exit(0)
 }
 
 function pct(values: number[], p: number): number {
@@ -74,9 +108,7 @@ if (args.has('--keep') && existsSync(infoFile)) {
 const totalBytes = Object.values(info.bytes).reduce((a, b) => a + b, 0)
 const totalSessions = Object.values(info.sessions).reduce((a, b) => a + b, 0)
 log(`corpus: ${(totalBytes / MB).toFixed(0)} MB, ${totalSessions} sessions ${JSON.stringify(info.sessions)}`)
-const cursorNote = AGENTS.some((a) => a.id === 'cursor')
-  ? 'cursor reader registered, but src/main/agents/cursor exports only small fixture writers (no seeded generator at scale): no Cursor part generated'
-  : 'cursor reader not registered: no Cursor part generated'
+const cursorNote = cursorGb > 0 ? `a separate ${cursorGb} GB Cursor store (bench/cursor.ts): see "cursor"` : 'skipped (--cursor-gb 0)'
 
 // 2. Cold index (in this process, default workers).
 const dataDir = join(base, 'data')
@@ -190,7 +222,7 @@ if (!args.has('--skip-ccusage')) {
 
 const results = {
   date: new Date().toISOString(),
-  machine: { nproc: availableParallelism(), cpu: cpus()[0]?.model, memGB: Math.round(totalmem() / 2 ** 30), node: process.version },
+  machine,
   corpus: { bytes: info.bytes, sessions: info.sessions, totalMB: totalBytes / MB, totalSessions, largeMB: info.large.bytes / MB, cursor: cursorNote },
   cold: {
     catalogSec: catalogMs / 1000,
@@ -209,5 +241,10 @@ const results = {
   largeSession: { page, read },
   usage,
 }
+// 7. The Cursor store (its own home and catalog).
+const cursorResults = cursorGb > 0 ? runCursorBench(base, cursorGb, args.has('--keep'), log) : { skipped: true }
+Object.assign(results, { cursor: cursorResults })
+// 8. The huge Claude Code session (its own home and catalog, removed after).
+Object.assign(results, { huge: hugeGb > 0 ? runHugeBench(base, hugeGb, probe, log) : { skipped: true } })
 writeFileSync(join(base, 'results.json'), JSON.stringify(results, null, 2))
 process.stdout.write(JSON.stringify(results, null, 2) + '\n')

@@ -20,7 +20,7 @@ export interface AppContext {
    * when that holds no sessions, the demo library.
    */
   homes: string[]
-  /** The folder holding the demo homes (`fixtures/real/<agent>/home`). */
+  /** The folder holding the demo homes (`fixtures/real/<agent>/home`, `fixtures/generated/<name>/home`). */
   fixturesDir: string
   /** Environment of the running user (for their own home). */
   env: Readonly<Record<string, string | undefined>>
@@ -69,12 +69,19 @@ export function findAppRoot(from = dirname(fileURLToPath(import.meta.url))): str
   return resolve(from, '..', '..')
 }
 
-/** The demo homes: every `fixtures/real/<agent>/home` folder, sorted. */
+/**
+ * The demo homes: every `fixtures/real/<agent>/home` folder (stores the real CLIs wrote), then
+ * every `fixtures/generated/<name>/home` folder (Cursor IDE, Cursor agent CLI and Devin CLI homes
+ * built from documented shapes by `scripts/make-fixture-homes.ts`), each group sorted.
+ */
 export function demoHomes(fixturesDir: string): string[] {
-  const real = join(fixturesDir, 'real')
-  if (!existsSync(real)) return []
-  return readdirSync(real, { withFileTypes: true })
-    .filter((d) => d.isDirectory() && existsSync(join(real, d.name, 'home')))
-    .map((d) => join(real, d.name, 'home'))
-    .sort()
+  const homesIn = (group: string): string[] => {
+    const dir = join(fixturesDir, group)
+    if (!existsSync(dir)) return []
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((d) => d.isDirectory() && existsSync(join(dir, d.name, 'home')))
+      .map((d) => join(dir, d.name, 'home'))
+      .sort()
+  }
+  return [...homesIn('real'), ...homesIn('generated')]
 }

@@ -1,31 +1,30 @@
 /**
  * The real sample sessions conversions are proven on (round-trip tests in `npm test`, the resume
  * matrix in `resume/`): every session the real agent CLIs wrote into `fixtures/real/<agent>/home`
- * (copied from shared/samples/real), and the Devin fixture home built from its documented shapes
- * (src/main/agents/devin/fixtures-homes.ts; no real Devin exists here). Test and harness code only.
+ * (copied from shared/samples/real), and the committed Cursor IDE, Cursor agent CLI and Devin homes
+ * `fixtures/generated/<name>/home` built from their documented shapes (scripts/make-fixture-homes.ts,
+ * src/main/agents/generated-homes.ts; no real store of these agents exists here). Test and harness
+ * code only.
  */
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { AgentId, Session } from '../../shared/ir'
-import { writeMainHome as writeDevinHome } from '../agents/devin/fixtures-homes'
 import { agentById } from '../agents/registry'
 import { findAppRoot } from '../context'
 import { layoutForHome } from '../platform'
 
 /** One source of sample sessions. `label` names the store (Cline's SDK and legacy stores apart). */
 export interface FixtureSource {
-  label: 'claude-code' | 'cline' | 'cline-legacy' | 'codex' | 'gemini' | 'opencode' | 'kilo' | 'devin'
+  label: 'claude-code' | 'cline' | 'cline-legacy' | 'codex' | 'gemini' | 'opencode' | 'kilo' | 'devin' | 'cursor' | 'cursor-agent'
   /** The agent whose reader reads it. */
   agent: AgentId
-  /** The home folder (created on first use for generated homes). */
+  /** The home folder. */
   home(): string
   /** Keep only sessions of these store formats. */
   formats?: (format: string) => boolean
 }
 
 const real = (name: string) => () => join(findAppRoot(), 'fixtures', 'real', name, 'home')
-let devinHome: string | undefined
+const generated = (name: string) => () => join(findAppRoot(), 'fixtures', 'generated', name, 'home')
 
 /** Every sample source, in matrix order. */
 export const FIXTURE_SOURCES: readonly FixtureSource[] = [
@@ -36,20 +35,16 @@ export const FIXTURE_SOURCES: readonly FixtureSource[] = [
   { label: 'gemini', agent: 'gemini', home: real('gemini') },
   { label: 'opencode', agent: 'opencode', home: real('opencode') },
   { label: 'kilo', agent: 'kilo-code', home: real('kilo') },
-  {
-    label: 'devin',
-    agent: 'devin',
-    home: () => {
-      if (!devinHome) {
-        devinHome = mkdtempSync(join(tmpdir(), 'sepia-devin-fixture-'))
-        writeDevinHome(devinHome)
-      }
-      return devinHome
-    },
-  },
+  { label: 'devin', agent: 'devin', home: generated('devin') },
+  { label: 'cursor', agent: 'cursor', home: generated('cursor') },
+  { label: 'cursor-agent', agent: 'cursor-agent', home: generated('cursor-agent') },
 ]
 
-/** Every session of one source, read and linked the way the app does (fixed clock). */
+/**
+ * Every session of one source, read and linked the way the app does (fixed clock). A session with
+ * no user or assistant message (a negative case whose store could not be read: only a diagnostic,
+ * e.g. the Cursor agent `store.db` that is not SQLite) is left out: there is nothing to convert.
+ */
 export async function readFixtureSessions(source: FixtureSource): Promise<Session[]> {
   const agent = agentById(source.agent)
   const ctx = { now: () => 0 }
@@ -61,5 +56,5 @@ export async function readFixtureSessions(source: FixtureSource): Promise<Sessio
     sessions.push(await agent.read(ref, ctx))
   }
   agent.link?.(sessions)
-  return sessions.sort((a, b) => a.id.localeCompare(b.id))
+  return sessions.filter((s) => s.nodes.some((n) => n.role === 'user' || n.role === 'assistant')).sort((a, b) => a.id.localeCompare(b.id))
 }

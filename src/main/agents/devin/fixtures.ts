@@ -14,41 +14,9 @@ import Database from 'better-sqlite3'
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
+import { MIGRATIONS, SCHEMA_17 } from './schema'
 
-/** Migration names 1..17 (C2). */
-export const MIGRATIONS = [
-  'initial_schema', 'add_thinking_column', 'add_prompt_history', 'add_metadata_column', 'message_forest',
-  'add_node_metadata', 'add_shell_context', 'add_session_cogs', 'add_rendered_commits', 'add_workspace_dirs',
-  'add_prompt_history_is_shell', 'add_app_state', 'rename_permission_mode_to_agent_mode', 'tool_call_state',
-  'add_hidden_column', 'add_session_json_metadata', 'subagent_heads',
-] as const
-
-/** Schema 17 DDL (C2), verbatim in shape. */
-export const SCHEMA_17 = `
-CREATE TABLE refinery_schema_history(version int4 PRIMARY KEY, name VARCHAR(255), applied_on VARCHAR(255), checksum VARCHAR(255));
-CREATE TABLE sessions (
-  id TEXT PRIMARY KEY, working_directory TEXT NOT NULL, backend_type TEXT NOT NULL,
-  model TEXT NOT NULL, agent_mode TEXT NOT NULL,
-  created_at INTEGER NOT NULL, last_activity_at INTEGER NOT NULL,
-  title TEXT, main_chain_id INTEGER, shell_last_seen_index INTEGER DEFAULT 0, cogs_json TEXT,
-  workspace_dirs TEXT, hidden INTEGER NOT NULL DEFAULT 0, metadata TEXT);
-CREATE TABLE prompt_history (id INTEGER PRIMARY KEY AUTOINCREMENT, content TEXT NOT NULL,
-  timestamp INTEGER NOT NULL, session_id TEXT NOT NULL, is_shell INTEGER NOT NULL DEFAULT 0);
-CREATE TABLE message_nodes (row_id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL,
-  node_id INTEGER NOT NULL, parent_node_id INTEGER, chat_message TEXT NOT NULL,
-  created_at INTEGER NOT NULL, metadata TEXT,
-  FOREIGN KEY (session_id) REFERENCES sessions(id), UNIQUE(session_id, node_id));
-CREATE TABLE rendered_commits (id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL,
-  sequence_number INTEGER NOT NULL, rendered_html TEXT NOT NULL, created_at INTEGER NOT NULL,
-  FOREIGN KEY (session_id) REFERENCES sessions(id), UNIQUE(session_id, sequence_number));
-CREATE TABLE app_state (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
-CREATE TABLE tool_call_state (session_id TEXT NOT NULL, tool_call_id TEXT NOT NULL,
-  tool_call_json TEXT, tool_call_update_json TEXT,
-  PRIMARY KEY (session_id, tool_call_id), FOREIGN KEY (session_id) REFERENCES sessions(id));
-CREATE TABLE subagent_heads (session_id TEXT NOT NULL, agent_id TEXT NOT NULL,
-  chain_node_id INTEGER NOT NULL, updated_at INTEGER NOT NULL,
-  PRIMARY KEY (session_id, agent_id), FOREIGN KEY (session_id) REFERENCES sessions(id));
-`
+export { MIGRATIONS, SCHEMA_17 } from './schema'
 
 /**
  * An older store (around migration 6, before `main_chain_id`, `hidden`, `title`, session

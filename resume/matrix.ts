@@ -25,6 +25,10 @@ import { FIXTURE_SOURCES, readFixtureSessions } from '../src/main/convert/fixtur
 import type { AgentId } from '../src/shared/ir'
 import { claudeCodeDriver } from './drivers/claude-code'
 import { clineDriver } from './drivers/cline'
+import { codexDriver } from './drivers/codex'
+import { geminiDriver } from './drivers/gemini'
+import { kiloDriver } from './drivers/kilo'
+import { opencodeDriver } from './drivers/opencode'
 import type { Driver } from './drivers/types'
 import { renderMatrix, type Column, type Row } from './report'
 import { loadRecord, mergeRun, saveRecord } from './results'
@@ -34,7 +38,7 @@ import { ensureInstalled, ensureTmux } from './sandbox'
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 
 /** Drivers by target agent (one line per target; the next writers add theirs). */
-const DRIVERS: Record<string, Driver> = { 'claude-code': claudeCodeDriver, cline: clineDriver }
+const DRIVERS: Record<string, Driver> = { 'claude-code': claudeCodeDriver, cline: clineDriver, codex: codexDriver, opencode: opencodeDriver, 'kilo-code': kiloDriver, gemini: geminiDriver }
 
 /** Source store label → the target agent it already is (not converted onto itself). */
 const SAME: Record<string, string> = {

@@ -25,6 +25,10 @@ export interface Row {
 export const CELL_NOTES: Record<string, string> = {
   'claude-code>claude-code': 'same agent (nothing to convert)',
   'cline>cline': 'same agent and store (nothing to convert)',
+  'codex>codex': 'same agent (nothing to convert)',
+  'gemini>gemini': 'same agent (nothing to convert)',
+  'opencode>opencode': 'same agent (nothing to convert)',
+  'kilo>kilo-code': 'same agent (nothing to convert)',
 }
 
 const cellKey = (source: string, target: string) => `${source}>${target}`

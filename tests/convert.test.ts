@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import { Writable } from 'node:stream'
 import { describe, expect, it } from 'vitest'
 import { main } from '../src/cli/index'
+import { AGENTS } from '../src/main/agents/registry'
 import { createApi } from '../src/main/api'
 import { findAppRoot, type AppContext } from '../src/main/context'
 import { FAKE_SECRETS } from '../src/main/secrets/fake-secrets'
@@ -15,6 +16,8 @@ import { FAKE_SECRETS } from '../src/main/secrets/fake-secrets'
 const ROOT = findAppRoot()
 const CLINE = join(ROOT, 'fixtures/real/cline/home')
 const TOOLS = '1796022183774_v75nv'
+/** Agents Sepia can write, in registry order (the targets offered). */
+const WRITABLE = AGENTS.filter((a) => a.capabilities.canWrite).map((a) => a.id)
 
 function context(over: Partial<AppContext> = {}): AppContext {
   return {
@@ -53,7 +56,8 @@ describe('convert API', () => {
     const ctx = context()
     const api = createApi(ctx)
     const plans = await api.convertTargets('cline', TOOLS)
-    expect(plans.map((p) => p.target.agent)).toEqual(['claude-code'])
+    expect(plans.map((p) => p.target.agent)).toEqual(WRITABLE.filter((a) => a !== 'cline'))
+    expect(plans.map((p) => p.target.agent)).toContain('codex')
     const p = plans[0]!
     expect(p.counts).toEqual({ userMessages: 2, assistantMessages: 6, toolCalls: 4, toolResults: 4, pairedCalls: 4 })
     expect(p.warnings).toContainEqual({ kind: 'tool-mapped', count: 2, from: 'run_commands', to: 'Bash' })
@@ -67,8 +71,8 @@ describe('convert API', () => {
 
   it('offers a legacy Cline task to Cline itself (into its SDK store), but not an SDK session', async () => {
     const api = createApi(context({ homes: [CLINE, join(ROOT, 'fixtures/real/cline-legacy/home')] }))
-    expect((await api.convertTargets('cline', '1796022270019')).map((p) => p.target.agent)).toEqual(['claude-code', 'cline'])
-    expect((await api.convertTargets('cline', TOOLS)).map((p) => p.target.agent)).toEqual(['claude-code'])
+    expect((await api.convertTargets('cline', '1796022270019')).map((p) => p.target.agent)).toEqual(WRITABLE)
+    expect((await api.convertTargets('cline', TOOLS)).map((p) => p.target.agent)).toEqual(WRITABLE.filter((a) => a !== 'cline'))
   })
 
   it('converts into the own home by default, reads it back and shows it in the library when that home is open', async () => {
@@ -100,7 +104,7 @@ describe('convert API', () => {
 
   it('rejects what it cannot do, in plain words', async () => {
     const api = createApi(context())
-    await expect(api.planConvert('cline', TOOLS, 'codex')).rejects.toMatchObject({ code: 'CANNOT_WRITE', message: expect.stringContaining('cannot write Codex') })
+    await expect(api.planConvert('cline', TOOLS, 'cursor')).rejects.toMatchObject({ code: 'CANNOT_WRITE', message: expect.stringContaining('cannot write Cursor') })
     await expect(api.planConvert('cline', TOOLS, 'nope' as never)).rejects.toMatchObject({ code: 'UNKNOWN_AGENT' })
     await expect(api.planConvert('cline', 'no-such-id', 'claude-code')).rejects.toMatchObject({ code: 'SESSION_NOT_FOUND' })
     await expect(api.planConvert('cline', TOOLS, 'claude-code', { textOnly: 'yes' as never })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' })
@@ -167,8 +171,8 @@ describe('sepia convert', () => {
 
   it('says what is missing', async () => {
     expect((await cli('convert', '1796022183774', '--home', CLINE)).code).toBe(2)
-    const r = await cli('convert', '1796022183774', '--to', 'codex', '--home', CLINE, '--dry-run')
+    const r = await cli('convert', '1796022183774', '--to', 'cursor', '--home', CLINE, '--dry-run')
     expect(r.code).toBe(1)
-    expect(r.err).toContain('cannot write Codex')
+    expect(r.err).toContain('cannot write Cursor')
   })
 })

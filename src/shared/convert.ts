@@ -75,6 +75,8 @@ export type ConvertWarning =
   | { kind: 'checkpoints-dropped'; count: number }
   /** Messages left with no content after the steps above. */
   | { kind: 'empty-message-dropped'; count: number }
+  /** User messages written but left out by the target when it resumes (Gemini CLI skips texts starting with `/` or `?`). */
+  | { kind: 'message-skipped-by-target'; count: number }
   /** Secrets (API keys, tokens) written masked, as Sepia shows them; revealing the session first carries them over. */
   | { kind: 'secrets-masked'; count: number }
 
@@ -109,6 +111,7 @@ export const WARNING_SEVERITY: Record<ConvertWarningKind, WarningSeverity> = {
   'input-usage-dropped': 'info',
   'checkpoints-dropped': 'loss',
   'empty-message-dropped': 'info',
+  'message-skipped-by-target': 'loss',
   'secrets-masked': 'change',
 }
 
@@ -154,6 +157,8 @@ const DESCRIBE: Describers = {
     `Input-token counts of ${plural(w.count, 'message')} left out: they were measured with another agent's prompt, and the target would size its context from them.`,
   'checkpoints-dropped': (w) => `${plural(w.count, 'checkpoint')} of the source agent left out: they do not transfer.`,
   'empty-message-dropped': (w) => `${plural(w.count, 'message')} left empty by the steps above left out.`,
+  'message-skipped-by-target': (w) =>
+    `${plural(w.count, 'user message')} beginning with "/" or "?" written, but the target takes them for commands and leaves them out when it resumes: its model will not see them.`,
   'secrets-masked': (w) => `${plural(w.count, 'secret')} (API keys, tokens) written masked, as Sepia shows them; reveal the session's secrets first to carry them over.`,
 }
 

@@ -17,8 +17,13 @@
  * invoke_agent{agent_name, prompt}); OpenCode/Kilo (bash{command, workdir}, read{filePath, offset,
  * limit}, write{filePath, content}, edit{filePath, oldString, newString, replaceAll}, grep, glob,
  * list, webfetch{url}, websearch, task); Devin (exec{command}, edit{file_path, old_string,
- * new_string}, run_subagent{agent, prompt}); Cursor (run_terminal_cmd, read_file, edit_file,
- * search_replace, Shell, ReadFile, StrReplace, Grep, Glob).
+ * new_string}, write{file_path, content}, read{path}, grep, glob, run_subagent{agent|profile,
+ * prompt|task, title}); Cursor (run_terminal_cmd, read_file{target_file,
+ * start_line_one_indexed, end_line_one_indexed_inclusive}, search_replace, edit_file_v2_search_replace,
+ * ripgrep_raw_search, list_dir, glob_file_search, web_search, task_v2; agent CLI Shell, Read/ReadFile,
+ * Write, StrReplace, Grep, Glob, Task; arg keys targetFile, relativeWorkspacePath, targetDirectory:
+ * shared/formats/cursor-devin-atif-acp.md §A5.3.1, §B4). Cursor's `edit_file{target_file, instructions,
+ * code_edit}` is not decoded: `code_edit` is a sketch with elided parts that a model applies.
  *
  * A call fanning out to several items (Cline `run_commands` with two commands, `read_files` with
  * three files, a patch or SEARCH/REPLACE with several hunks) decodes to several intents; the
@@ -107,14 +112,18 @@ const runCommands: Decoder = (a) => {
   return out
 }
 
-const pathOf = (a: Args) => first(a, 'file_path', 'filePath', 'path', 'absolute_path', 'target_file', 'notebook_path')
+const pathOf = (a: Args) => first(a, 'file_path', 'filePath', 'path', 'absolute_path', 'target_file', 'notebook_path', 'targetFile', 'relativeWorkspacePath')
 
 const read: Decoder = (a, _c, ctx) => {
   const path = pathOf(a)
   if (path === undefined) return undefined
   const out: Intent & { type: 'read' } = { type: 'read', path: absolutePath(path, ctx.cwd) }
-  const offset = n(a.offset) ?? n(a.start_line)
-  const limit = n(a.limit) ?? (n(a.end_line) !== undefined && n(a.start_line) !== undefined ? n(a.end_line)! - n(a.start_line)! + 1 : undefined)
+  // Cursor read_file: start_line_one_indexed / end_line_one_indexed_inclusive, unless the whole file was read.
+  const whole = a.should_read_entire_file === true
+  const start = n(a.start_line) ?? (whole ? undefined : n(a.start_line_one_indexed))
+  const end = n(a.end_line) ?? (whole ? undefined : n(a.end_line_one_indexed_inclusive))
+  const offset = n(a.offset) ?? start
+  const limit = n(a.limit) ?? (end !== undefined && start !== undefined ? end - start + 1 : undefined)
   if (offset !== undefined) out.offset = offset
   if (limit !== undefined && limit > 0) out.limit = limit
   return [out]
@@ -193,7 +202,7 @@ const search: Decoder = (a, _c, ctx) => {
   const pattern = first(a, 'pattern', 'regex', 'query')
   if (pattern === undefined) return undefined
   const out: Intent & { type: 'search' } = { type: 'search', pattern }
-  const path = first(a, 'path', 'dir_path', 'directory', 'target_directory')
+  const path = first(a, 'path', 'dir_path', 'directory', 'target_directory', 'targetDirectory')
   if (path !== undefined) out.path = absolutePath(path, ctx.cwd)
   const include = first(a, 'include', 'include_pattern', 'glob', 'file_pattern')
   if (include !== undefined) out.include = include
@@ -210,13 +219,13 @@ const glob: Decoder = (a, _c, ctx) => {
   const pattern = first(a, 'pattern', 'glob_pattern', 'glob')
   if (pattern === undefined) return undefined
   const out: Intent & { type: 'glob' } = { type: 'glob', pattern }
-  const path = first(a, 'path', 'dir_path', 'target_directory', 'directory')
+  const path = first(a, 'path', 'dir_path', 'target_directory', 'directory', 'targetDirectory')
   if (path !== undefined) out.path = absolutePath(path, ctx.cwd)
   return [out]
 }
 
 const list: Decoder = (a, _c, ctx) => {
-  const path = first(a, 'path', 'dir_path', 'target_directory', 'directory', 'relative_workspace_path') ?? ctx.cwd
+  const path = first(a, 'path', 'dir_path', 'target_directory', 'directory', 'relative_workspace_path', 'targetDirectory') ?? ctx.cwd
   return path === undefined ? undefined : [{ type: 'list', path: absolutePath(path, ctx.cwd) }]
 }
 
@@ -248,9 +257,9 @@ const subagent: Decoder = (a) => {
   const prompt = first(a, 'prompt', 'task', 'message', 'instructions')
   if (prompt === undefined) return undefined
   const out: Intent & { type: 'subagent' } = { type: 'subagent', prompt }
-  const description = first(a, 'description', 'name')
+  const description = first(a, 'description', 'name', 'title')
   if (description !== undefined) out.description = description
-  const agentType = first(a, 'subagent_type', 'agent_name', 'agent', 'agent_type')
+  const agentType = first(a, 'subagent_type', 'agent_name', 'agent', 'agent_type', 'profile')
   if (agentType !== undefined) out.agentType = agentType
   const systemPrompt = s(a.systemPrompt)
   if (systemPrompt !== undefined) out.systemPrompt = systemPrompt
@@ -287,11 +296,13 @@ const DECODERS: Record<string, Decoder> = {
   edit: edit,
   replace: edit,
   search_replace: edit,
+  edit_file_v2_search_replace: edit,
   strreplace: edit,
   str_replace: edit,
   editor: editor,
   multiedit: multiEdit,
   apply_patch: fromDiffs,
+  edit_file_v2_apply_patch: fromDiffs,
   applypatch: fromDiffs,
   patch: fromDiffs,
   replace_in_file: fromDiffs,
@@ -304,6 +315,7 @@ const DECODERS: Record<string, Decoder> = {
   ripgrep: search,
   rg: search,
   grep_files: search,
+  ripgrep_raw_search: search,
   search_codebase: searchCodebase,
   glob: glob,
   glob_file_search: glob,

@@ -1,9 +1,10 @@
 /**
- * Adding one row to an agent's SQLite index (Cline `db/sessions.db`), the safe way:
+ * Adding one row to an agent's SQLite index (Cline `db/sessions.db`, Devin `sessions.db`), the safe way:
  * - an existing database is first copied with SQLite's online backup (which includes what is still
  *   in its `-wal`) to `<db>.sepia-backup-<time>` beside it;
- * - the row is inserted in one transaction, with only the columns the table has (older or newer
- *   schemas keep working); a fault rolls the transaction back and removes the backup;
+ * - the row (and any `more` rows, e.g. Devin's messages) is inserted in one transaction, with only
+ *   the columns each table has (older or newer schemas keep working); a fault rolls the transaction
+ *   back and removes the backup;
  * - a missing database is created from the agent's own schema in a temporary file, then renamed.
  */
 import Database from 'better-sqlite3'
@@ -22,6 +23,19 @@ export interface AddRow {
   /** ms since epoch, for the backup's name. */
   now: number
   fault?: (step: string) => void
+  /**
+   * More rows added in the same transaction after `row`, in order (Devin: a `sessions` row, then its
+   * `message_nodes`, `tool_call_state`, `prompt_history` rows). Same column filtering as `row`.
+   */
+  more?: readonly ExtraRow[]
+}
+
+/** One more row of {@link AddRow.more}. */
+export interface ExtraRow {
+  table: string
+  row: Record<string, unknown>
+  /** Skip the row when the database has no such table (an older schema); else a missing table throws. */
+  optional?: boolean
 }
 
 /** What was done. */
@@ -37,17 +51,30 @@ export function fileStamp(ms: number): string {
   return new Date(ms).toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')
 }
 
-function insert(db: Database.Database, table: string, row: Record<string, unknown>, fault?: (step: string) => void): void {
-  const columns = new Set((db.prepare(`PRAGMA table_info("${table}")`).all() as { name: string }[]).map((c) => c.name))
-  if (columns.size === 0) throw new Error(`the database has no "${table}" table`)
-  const keys = Object.keys(row).filter((k) => columns.has(k))
-  const sql = `INSERT INTO "${table}" (${keys.map((k) => `"${k}"`).join(', ')}) VALUES (${keys.map(() => '?').join(', ')})`
-  const values = keys.map((k) => {
-    const v = row[k]
-    return typeof v === 'boolean' ? (v ? 1 : 0) : v === undefined ? null : v
-  })
-  db.transaction(() => {
+function insert(db: Database.Database, table: string, row: Record<string, unknown>, fault?: (step: string) => void, more: readonly ExtraRow[] = []): void {
+  const tables = new Map<string, Set<string>>()
+  const columnsOf = (t: string): Set<string> => {
+    let c = tables.get(t)
+    if (!c) tables.set(t, (c = new Set((db.prepare(`PRAGMA table_info("${t}")`).all() as { name: string }[]).map((x) => x.name))))
+    return c
+  }
+  const one = (t: string, r: Record<string, unknown>, optional: boolean): void => {
+    const columns = columnsOf(t)
+    if (columns.size === 0) {
+      if (optional) return
+      throw new Error(`the database has no "${t}" table`)
+    }
+    const keys = Object.keys(r).filter((k) => columns.has(k))
+    const sql = `INSERT INTO "${t}" (${keys.map((k) => `"${k}"`).join(', ')}) VALUES (${keys.map(() => '?').join(', ')})`
+    const values = keys.map((k) => {
+      const v = r[k]
+      return typeof v === 'boolean' ? (v ? 1 : 0) : v === undefined ? null : v
+    })
     db.prepare(sql).run(...values)
+  }
+  db.transaction(() => {
+    one(table, row, false)
+    for (const m of more) one(m.table, m.row, m.optional === true)
     fault?.('db-insert')
   })()
 }
@@ -61,7 +88,7 @@ export async function addRowWithBackup(req: AddRow): Promise<AddedRow> {
       const db = new Database(temp)
       try {
         for (const stmt of req.schema) db.exec(stmt)
-        insert(db, req.table, req.row, req.fault)
+        insert(db, req.table, req.row, req.fault, req.more)
       } finally {
         db.close()
       }
@@ -81,7 +108,7 @@ export async function addRowWithBackup(req: AddRow): Promise<AddedRow> {
     db.pragma('busy_timeout = 5000')
     await db.backup(backup)
     req.fault?.('db-backup')
-    insert(db, req.table, req.row, req.fault)
+    insert(db, req.table, req.row, req.fault, req.more)
   } catch (e) {
     db.close()
     await rm(backup, { force: true })

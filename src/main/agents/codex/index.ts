@@ -1,21 +1,24 @@
 /**
  * Codex CLI (OpenAI): reads `~/.codex/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl` (and `archived_sessions/`),
  * with titles and sub-agent edges from `state_<n>.sqlite` when present (codex-rs
- * `core/src/rollout/`; fixtures/real/codex/README.md, Codex 0.171.0). Read-only (no writer);
- * encrypted reasoning is kept verbatim as the thinking signature; ghost snapshots (undo commits)
- * are listed as checkpoints.
+ * `core/src/rollout/`; fixtures/real/codex/README.md, Codex 0.171.0). Writes converted sessions
+ * as new threads (`write.ts`: a rollout, plus a `threads` row when the index exists); encrypted
+ * reasoning is kept verbatim as the thinking signature; ghost snapshots (undo commits) are listed
+ * as checkpoints.
  */
 import type { AgentDefinition } from '../types'
 import { discoverSessions } from './discover'
 import { linkSessions } from './link'
 import { readSession } from './read'
+import { writeCodexSession } from './write'
 
 /** The Codex agent definition for the registry. */
 export const codex: AgentDefinition = {
   id: 'codex',
   displayName: 'Codex',
-  capabilities: { canWrite: false, hasCheckpoints: true, hasThinkingSignatures: true },
+  capabilities: { canWrite: true, hasCheckpoints: true, hasThinkingSignatures: true, providerFamily: 'openai' },
   discover: discoverSessions,
   read: readSession,
   link: linkSessions,
+  write: writeCodexSession,
 }

@@ -1,13 +1,15 @@
 /**
  * Devin CLI (Cognition): reads `<XDG data>/devin/cli/sessions.db` (SQLite message forest) and
  * `transcripts/<id>.json` (ATIF v1.7) — seed 002 "Devin CLI", `shared/formats/cursor-devin-atif-acp.md`
- * C and D. Read-only; thinking blocks are sealed (`thinking.signature`) and kept verbatim; no
- * checkpoints in this store. Sub-agents are linked at read time (they share the parent's database),
- * so no `link` step is needed.
+ * C and D; thinking blocks are sealed (`thinking.signature`) and kept verbatim; no checkpoints in
+ * this store. Sub-agents are linked at read time (they share the parent's database), so no `link`
+ * step is needed. Convert target: `write.ts` adds a session to `sessions.db` that
+ * `devin --resume <id>` continues (provider family `devin`: only Devin-sealed thinking is kept).
  */
 import type { AgentDefinition } from '../types'
 import { discoverSessions } from './discover'
 import { readSession } from './read'
+import { writeDevinSession } from './write'
 
 export { FORMAT_ATIF, FORMAT_DB, FORMAT_SUBAGENT } from './read'
 
@@ -15,7 +17,8 @@ export { FORMAT_ATIF, FORMAT_DB, FORMAT_SUBAGENT } from './read'
 export const devin: AgentDefinition = {
   id: 'devin',
   displayName: 'Devin CLI',
-  capabilities: { canWrite: false, hasCheckpoints: false, hasThinkingSignatures: true },
+  capabilities: { canWrite: true, hasCheckpoints: false, hasThinkingSignatures: true, providerFamily: 'devin' },
   discover: discoverSessions,
   read: readSession,
+  write: writeDevinSession,
 }

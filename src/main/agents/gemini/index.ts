@@ -1,20 +1,23 @@
 /**
  * Gemini CLI: reads `~/.gemini/tmp/<project>/chats/` sessions (JSONL logs and older single-object
  * `.json` files) and their sub-agent chats (fixtures/real/gemini/README.md, Gemini CLI 0.61.0;
- * google-gemini/gemini-cli packages/core/src/services/chatRecordingService.ts). Read-only; the
- * store keeps `thoughtSignature`s on model parts, no workspace checkpoints a session points at.
+ * google-gemini/gemini-cli packages/core/src/services/chatRecordingService.ts); the store keeps
+ * `thoughtSignature`s on model parts, no workspace checkpoints a session points at. Convert target:
+ * `write.ts` writes a new chat that `gemini --resume <id>` continues (Google models replay it).
  */
 import type { AgentDefinition } from '../types'
 import { discoverSessions } from './discover'
 import { linkSessions } from './link'
 import { readSession } from './read'
+import { writeGeminiSession } from './write'
 
 /** The Gemini CLI agent definition for the registry. */
 export const gemini: AgentDefinition = {
   id: 'gemini',
   displayName: 'Gemini CLI',
-  capabilities: { canWrite: false, hasCheckpoints: false, hasThinkingSignatures: true },
+  capabilities: { canWrite: true, hasCheckpoints: false, hasThinkingSignatures: true, providerFamily: 'google' },
   discover: discoverSessions,
   read: readSession,
   link: linkSessions,
+  write: writeGeminiSession,
 }

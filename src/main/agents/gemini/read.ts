@@ -78,12 +78,14 @@ function applyHeaders(session: Session, log: ConversationLog, ref: StoreRef, pri
     ['directories', p.directories ?? header?.directories],
     ['summary', summary],
     ['memoryScratchpad', p.memoryScratchpad],
+    // Sepia's own header field on a converted session (write.ts): where it came from.
+    ['importedFrom', p.importedFrom ?? header?.importedFrom],
   ] as const) {
     if (v !== undefined) meta[k] = v
   }
   const resumed = log.headers.slice(1).map((h) => str(h.record.startTime)).filter((t): t is string => !!t)
   if (resumed.length) meta.resumedAt = resumed
-  const others = Object.keys(p).filter((k) => !['lastUpdated', 'sessionId', 'kind', 'summary', 'directories', 'memoryScratchpad'].includes(k))
+  const others = Object.keys(p).filter((k) => !['lastUpdated', 'sessionId', 'kind', 'summary', 'directories', 'memoryScratchpad', 'importedFrom'].includes(k))
   if (others.length) meta.setFields = Object.fromEntries(others.map((k) => [k, p[k]]))
   return header ? { ...header, ...(p.directories !== undefined && { directories: p.directories }) } : undefined
 }

@@ -14,35 +14,40 @@ import { KILO_CONFIG, OPENCODE_CONFIG, type OpencodeFamilyConfig, formatsOf } fr
 import { discoverFamily } from './discover'
 import { linkFamilySessions } from './link'
 import { readFamilySession } from './read'
+import { type FamilyWriteSpec, KILO_WRITE, OPENCODE_WRITE, writeFamilySession } from './write'
 
 export { closeStoreDbs } from './db'
 export { KILO_CONFIG, OPENCODE_CONFIG, type OpencodeFamilyConfig, formatsOf } from './config'
+export { KILO_WRITE, OPENCODE_WRITE, writeFamilySession } from './write'
 
 /**
- * The {@link AgentDefinition} of one OpenCode-family member. Capabilities: no writer yet;
- * checkpoints (the `patch` parts name snapshot tree hashes in `<data>/snapshot/<project>/`);
- * thinking signatures kept (reasoning part `metadata.<provider>.signature`).
+ * The {@link AgentDefinition} of one OpenCode-family member. Capabilities: a writer (convert
+ * target, `write.ts`: a new session in the member's database that `<cli> -s <id>` resumes) whose
+ * provider is whatever the home's CLI is set up with (`providerFamily: any`); checkpoints (the
+ * `patch` parts name snapshot tree hashes in `<data>/snapshot/<project>/`); thinking signatures
+ * kept (reasoning part `metadata.<provider>.signature`).
  */
-export function makeOpencodeFamilyAgent(config: OpencodeFamilyConfig): AgentDefinition {
+export function makeOpencodeFamilyAgent(config: OpencodeFamilyConfig, spec: FamilyWriteSpec): AgentDefinition {
   const formats = new Set(Object.values(formatsOf(config)))
   return {
     id: config.id,
     displayName: config.displayName,
-    capabilities: { canWrite: false, hasCheckpoints: true, hasThinkingSignatures: true },
+    capabilities: { canWrite: true, hasCheckpoints: true, hasThinkingSignatures: true, providerFamily: 'any' },
     discover: (layout) => discoverFamily(layout, config),
     read: (ref) => readFamilySession(ref, config),
     link: (sessions) => linkFamilySessions(sessions, formats),
+    write: (session, options) => writeFamilySession(session, options, spec),
   }
 }
 
 /** OpenCode (npm `opencode-ai`). */
-export const opencode = makeOpencodeFamilyAgent(OPENCODE_CONFIG)
+export const opencode = makeOpencodeFamilyAgent(OPENCODE_CONFIG, OPENCODE_WRITE)
 
 /**
  * Kilo Code CLI's OpenCode-derived store, id `kilo-code`. Not registered on its own: the registry
  * merges it with the Cline-layout Kilo Code definition (see the module comment).
  */
-export const kiloCodeCli = makeOpencodeFamilyAgent(KILO_CONFIG)
+export const kiloCodeCli = makeOpencodeFamilyAgent(KILO_CONFIG, KILO_WRITE)
 
 /** Store formats `readKilo` reads: `kilo-db`, `kilo-json`, `kilo-export`. */
 export const KILO_FORMATS: ReadonlySet<string> = new Set(Object.values(formatsOf(KILO_CONFIG)))

@@ -3,9 +3,18 @@ import type { AgentId } from '../../../shared/ir'
 import type { TargetVocabulary } from '../vocabulary'
 import { claudeCodeVocabulary } from './claude-code'
 import { clineVocabulary } from './cline'
+import { codexVocabulary } from './codex'
+import { devinVocabulary } from './devin'
+import { geminiVocabulary } from './gemini'
+import { kiloCodeVocabulary, opencodeVocabulary } from './opencode'
 
 /** Vocabularies of the agents Sepia can write. */
 export const VOCABULARIES: Partial<Record<AgentId, TargetVocabulary>> = {
   'claude-code': claudeCodeVocabulary,
   cline: clineVocabulary,
+  codex: codexVocabulary,
+  devin: devinVocabulary,
+  gemini: geminiVocabulary,
+  opencode: opencodeVocabulary,
+  'kilo-code': kiloCodeVocabulary,
 }

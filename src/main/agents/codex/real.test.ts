@@ -41,7 +41,7 @@ describe('codex real store', () => {
     // The developer message and the <environment_context> user message are injected context.
     expect(s.nodes.filter((n) => n.isMeta).map((n) => [n.role, n.metadata?.role ?? n.content.slice(0, 21)])).toEqual([
       ['system', 'developer'],
-      ['user', '<environment_context>'],
+      ['system', '<environment_context>'],
     ])
     expect(visible[1]).toMatchObject({ model: 'gpt-5.5', requestId: 'resp_mock_c6510568ed999a2411b830ab' })
     // token_usage_record line 12: input 6907, cached 0, output 52 (the token_count repeats it).
@@ -122,7 +122,7 @@ describe('codex real store', () => {
     expect(child.nodes.filter((n) => !n.isMeta).map((n) => n.role)).toEqual(['user', 'assistant', 'tool', 'assistant'])
     expect(countPairedToolCalls(child)).toEqual({ calls: 1, paired: 1 })
     const notification = parent.nodes.find((n) => n.content.startsWith('<subagent_notification>'))!
-    expect(notification).toMatchObject({ role: 'user', metadata: { origin: 'subagent-notification' } })
-    expect(notification.isMeta).toBeUndefined()
+    // Another agent's report is injected context (issue 14 point 9): a marker, not the person's turn.
+    expect(notification).toMatchObject({ role: 'system', isMeta: true, metadata: { injected: 'subagent-notification', origin: 'subagent-notification' } })
   })
 })

@@ -98,6 +98,12 @@ export interface ToolCall {
   id: string
   /** The agent's own tool name (`Bash`, `run_commands`, `execute_command`, ...). */
   name: string
+  /**
+   * The namespace the agent lists the tool under, when it records one (Codex
+   * `function_call.namespace`: `collaboration`, `multi_agent_v1`, an MCP server or a dynamic tool
+   * group; codex-rs `protocol/src/models.rs`). Kept so a writer of the same agent writes it back.
+   */
+  namespace?: string
   /** ACP kind derived from the name and arguments. */
   kind: ToolKind
   /** Arguments as the agent recorded them (parsed JSON object, or the raw string). */

@@ -193,6 +193,8 @@ function mapCalls(item: Extract<Item, { type: 'calls' }>, session: Session, prof
       const id = ids.take(k === 0 ? pair.call.id : `${pair.call.id}_${k + 1}`)
       const call: ToolCall = { id, name: enc.name, kind: toolKind(enc.name), arguments: enc.input }
       if (pair.call.subagentSessionId !== undefined) call.subagentSessionId = pair.call.subagentSessionId
+      // A namespace names the tool in the source agent's own tool list: kept when the target is that agent.
+      if (pair.call.namespace !== undefined && session.agent === profile.agent && enc.name === pair.call.name) call.namespace = pair.call.namespace
       assistant.toolCalls!.push(call)
       const r = texts[k] ?? texts[0]!
       results.push(resultNode(call, pair.result, `${pair.result?.nodeId ?? `${item.node.nodeId}:result`}${k ? `#${k + 1}` : ''}`, r.text, r.isError, item.node.createdAt))

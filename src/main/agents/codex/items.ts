@@ -200,10 +200,6 @@ export class RolloutBuilder {
     if (!built) return
     const node = this.t.responseNode(rec.line, rec.at, this.model, () => true)
     ;(node.toolCalls ??= []).push(built.call)
-    if (built.namespace !== undefined) {
-      const namespaces = { ...(obj(node.metadata?.toolNamespaces) ?? {}), [built.call.id]: built.namespace }
-      node.metadata = { ...node.metadata, toolNamespaces: namespaces }
-    }
   }
 
   private result(rec: RolloutRecord): void {

@@ -116,7 +116,8 @@ describe('codex real store', () => {
       status: 'completed',
     })
     const spawnNode = parent.nodes.find((n) => n.toolCalls?.includes(spawn))!
-    expect(spawnNode.metadata).toEqual({ toolNamespaces: { call_mock_886746c19ed0b502ac2008b3: 'multi_agent_v1' } })
+    expect(spawnNode.metadata).toBeUndefined()
+    expect(spawn.namespace).toBe('multi_agent_v1')
     expect(child).toMatchObject({ parentSessionId: parent.id, parentToolCallId: spawn.id, agentName: 'Bacon', title: '[subtask] Look at the git history of this repository and report the newest commits.' })
     expect(child.metadata).toMatchObject({ threadSource: 'subagent', spawnDepth: 1, rootSessionId: parent.id })
     expect(child.nodes.filter((n) => !n.isMeta).map((n) => n.role)).toEqual(['user', 'assistant', 'tool', 'assistant'])

@@ -107,6 +107,8 @@ export class RolloutBuilder {
   private cwd: string | undefined
   /** `spawn_agent` call id → thread ids, from `CollabAgentToolCall` events. */
   private readonly spawned = new Map<string, string>()
+  /** Result nodes by call id, so a spawn event written after the result still names the child. */
+  private readonly resultNodes = new Map<string, MessageNode>()
   /** The last `user_message` event (its line and text), to drop an immediate repeat. */
   private lastUserEvent: { line: number; text: string } | undefined
 
@@ -213,8 +215,9 @@ export class RolloutBuilder {
     if (out.isError) node.isError = true
     const agentId = out.agentId ?? (callId === undefined ? undefined : this.spawned.get(callId))
     if (agentId !== undefined) node.metadata = { agentId }
-    this.t.push(rec.line, rec.at, node)
+    const pushed = this.t.push(rec.line, rec.at, node)
     if (callId === undefined) return
+    this.resultNodes.set(callId, pushed)
     const facts: CallFacts = {}
     if (out.exitCode !== undefined) facts.exitCode = out.exitCode
     if (out.durationMs !== undefined) facts.durationMs = out.durationMs
@@ -254,6 +257,13 @@ export class RolloutBuilder {
       }
       case 'item_completed':
         return this.itemCompleted(obj(p.item))
+      case 'collab_agent_spawn_end':
+        // 0.118: `{call_id, new_thread_id, new_agent_nickname, ...}` (fixtures/public-real gitsync-0118-collab).
+        return this.spawnedThread(str(p.call_id), str(p.new_thread_id))
+      case 'sub_agent_activity':
+        // 0.145: `{event_id: <spawn call id>, agent_thread_id, agent_path, kind}` (graph-0145-multiagent).
+        if (p.kind === 'started') this.spawnedThread(str(p.event_id), str(p.agent_thread_id))
+        return
       case 'exec_command_end': {
         const id = str(p.call_id)
         if (id !== undefined) this.execFacts(id, p.exit_code, p.duration)
@@ -273,6 +283,14 @@ export class RolloutBuilder {
       const child = str(arr(item.receiver_thread_ids)[0])
       if (child !== undefined) this.spawned.set(id, child)
     }
+  }
+
+  /** A spawn call's child thread: on its result node when already read, else for the result to come. */
+  private spawnedThread(callId: string | undefined, threadId: string | undefined): void {
+    if (callId === undefined || threadId === undefined) return
+    this.spawned.set(callId, threadId)
+    const node = this.resultNodes.get(callId)
+    if (node && node.metadata?.agentId === undefined) node.metadata = { ...node.metadata, agentId: threadId }
   }
 
   private execFacts(callId: string, exitCode: unknown, duration: unknown): void {

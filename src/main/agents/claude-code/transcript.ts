@@ -90,6 +90,13 @@ export class Transcript {
   protected readonly assistantBlocks = new Map<MessageNode, ContentBlock[]>()
   /** Number of records skipped because their uuid was already read. */
   duplicates = 0
+  /**
+   * True when reading a main session file (not a sub-agent's): Claude Code 1.x wrote its Task
+   * sub-agents' records inline with `isSidechain: true` (fixtures/public-real/claude-code
+   * sword-1090-siblings, 1.0.90). Those are the sub-agent's thread, not the person's: their nodes
+   * are kept as meta (`metadata.isSidechain`), out of the main thread's prompts, counts and conversion.
+   */
+  inlineSidechainsAreMeta = false
   /** The last slash-command marker and its record uuid: its output record is merged into it. */
   private lastCommand: { node: MessageNode; uuid: string | undefined } | undefined
 
@@ -156,6 +163,10 @@ export class Transcript {
     const at = isoToMs(r.timestamp)
     if (at !== undefined) node.createdAt = at
     if (r.isMeta === true) node.isMeta = true
+    if (this.inlineSidechainsAreMeta && r.isSidechain === true && role !== 'tool') {
+      node.isMeta = true
+      node.metadata = { ...node.metadata, isSidechain: true }
+    }
     return node
   }
 

@@ -149,3 +149,54 @@ describe.each(CASES)('public-real claude-code %s', (name) => {
     }
   })
 })
+
+/** Small sessions that hold one class of CLI-written record each (goldens: store → IR JSON). */
+const GOLDENS: [string, string][] = [
+  ['pai-project-folder', 'e8c742ee-724b-47ba-9cca-c2db071e9da4'], // 1.0.51: caveat, /exit, empty stdout
+  ['pai-project-folder', 'dab5506f-e535-403f-9a60-49f21a42571a'], // system local_command /agents, <bash-notification>
+  ['sword-1090-siblings', 'e4b47c0c-0fd6-4b9e-9500-ee355fe2f33a'], // <synthetic> "Request timed out"
+  ['sword-1090-siblings', '6cf7db75-091b-4b27-9f73-7ca1979e06b7'], // a /login-only session
+]
+
+describe('public-real claude-code goldens and markers', () => {
+  it.each(GOLDENS)('%s %s matches its golden', async (name, id) => {
+    const read = await readHome(join(ROOT, name, 'home'))
+    expectGolden(`claude-code/public-real/${id}`, read.byId(id))
+  })
+
+  it('/ide with its output is one marker; the session is titled by the first typed prompt', async () => {
+    const read = await readHome(join(ROOT, 'entire-2119-lsp', 'home'))
+    const s = read.byId('163396cf-348b-4175-90f5-5ca0986ac0f1')
+    const commands = s.nodes.filter((n) => n.event === 'command').map((n) => n.content)
+    expect(commands).toEqual(['/ide → Connected to Visual Studio Code.', '/ide → Connected to Visual Studio Code.'])
+    expect(s.title).toMatch(/^we are reviewing https:\/\/github.com\/entireio\/cli\/pull\/102/)
+    expect(sessionToMarkdown(s)).toContain('> _/ide → Connected to Visual Studio Code._')
+  })
+
+  it('task notifications, API errors and ANSI-coloured command output become plain markers', async () => {
+    const hook = (await readHome(join(ROOT, 'omp-hook-error', 'home'))).byId('be2220da-eaff-40d2-b482-9f05cced3187')
+    const notes = hook.nodes.filter((n) => n.event === 'notification')
+    expect(notes.length).toBe(truthCount(join(ROOT, 'omp-hook-error'), '<task-notification>'))
+    for (const n of hook.nodes) expect(n.content.includes('\x1b[')).toBe(false)
+    const api = (await readHome(join(ROOT, 'entire-215-api-errors', 'home'))).byId('b00b80af-879f-4265-b95b-48db0938673c')
+    const errors = api.nodes.filter((n) => n.event === 'api-error')
+    expect(errors.length).toBeGreaterThanOrEqual(29) // 29 system/api_error retries, plus <synthetic> API error replies
+    expect(errors.every((n) => n.role === 'system' && n.content.trim() !== '')).toBe(true)
+    expect(sessionToHtml(api)).toContain('<p class="event">API error: ')
+  })
+})
+
+/** Lines of every session file under `dir` whose user message text starts with `tag`. */
+function truthCount(dir: string, tag: string): number {
+  let n = 0
+  for (const f of sessionFiles(join(dir, 'home'))) {
+    for (const line of readFileSync(f, 'utf8').split('\n')) {
+      if (!line.includes(tag)) continue
+      const r = JSON.parse(line) as Rec
+      const c = r.message?.content
+      const text = typeof c === 'string' ? c : Array.isArray(c) ? c.filter((b: Rec) => b?.type === 'text').map((b: Rec) => b.text).join('') : ''
+      if (r.type === 'user' && text.trimStart().startsWith(tag)) n++
+    }
+  }
+  return n
+}

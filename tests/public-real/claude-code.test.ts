@@ -15,6 +15,8 @@ import { countPairedToolCalls, isPrompt } from '../../src/main/ir/build'
 import { sessionToHtml } from '../../src/main/export/html'
 import { sessionToMarkdown } from '../../src/main/export/markdown'
 import { readHome, type ReadHome } from '../../src/main/agents/claude-code/testing'
+import { prepareForTarget, type TargetProfile } from '../../src/main/convert/prepare'
+import { VOCABULARIES } from '../../src/main/convert/vocab'
 import { REPO_ROOT, expectGolden } from '../helpers/golden'
 
 const ROOT = join(REPO_ROOT, 'fixtures', 'public-real', 'claude-code')
@@ -116,6 +118,8 @@ function sepiaOf(s: Session): Truth {
 
 const RAW_MARKUP = ['<command-', '<local-command', '&lt;command-', '&lt;local-command', '<task-notification', '&lt;task-notification', '\x1b[']
 
+const TO_CLINE: TargetProfile = { agent: 'cline', displayName: 'Cline', providerFamily: 'any', vocabulary: VOCABULARIES.cline! }
+
 describe.each(CASES)('public-real claude-code %s', (name) => {
   const home = join(ROOT, name, 'home')
   let read: ReadHome
@@ -134,6 +138,19 @@ describe.each(CASES)('public-real claude-code %s', (name) => {
         continue
       }
       expect({ file, ...sepiaOf(s) }).toEqual({ file, ...truth })
+    }
+  })
+
+  it('conversion sends only typed prompts as user turns (no marker, no injected text)', () => {
+    for (const s of read.sessions) {
+      if (s.source.format === 'claude-code-subagent') continue
+      const { session: out } = prepareForTarget(s, TO_CLINE, { textOnly: false })
+      const users = out.nodes.filter((n) => n.role === 'user' && n.content.trim() !== '')
+      for (const u of users) expect(CLI_TEXT.test(u.content.trimStart()), `${s.id}: ${u.content.slice(0, 60)}`).toBe(false)
+      const injected = new Set(s.nodes.filter((n) => n.event || n.isMeta).map((n) => n.nodeId))
+      for (const u of users) expect(injected.has(u.nodeId), `${s.id}: ${u.nodeId} is a marker or injected text`).toBe(false)
+      const typed = s.nodes.filter(isPrompt).length
+      expect(users.filter((u) => s.nodes.some((n) => n.nodeId === u.nodeId && isPrompt(n))).length).toBe(typed)
     }
   })
 

@@ -163,7 +163,7 @@ export class Transcript {
     const at = isoToMs(r.timestamp)
     if (at !== undefined) node.createdAt = at
     if (r.isMeta === true) node.isMeta = true
-    if (this.inlineSidechainsAreMeta && r.isSidechain === true && role !== 'tool') {
+    if (this.inlineSidechainsAreMeta && r.isSidechain === true) {
       node.isMeta = true
       node.metadata = { ...node.metadata, isSidechain: true }
     }
@@ -254,7 +254,8 @@ export class Transcript {
 
   private toolNode(r: Json, b: Json, withRecordFields: boolean): MessageNode {
     const node = this.base(r, 'tool')
-    delete node.isMeta
+    // A tool result is never meta, except in an inline sub-agent thread (its call is meta too).
+    if (!(this.inlineSidechainsAreMeta && r.isSidechain === true)) delete node.isMeta
     const id = str(b.tool_use_id)
     if (id !== undefined) node.toolCallId = id
     const { text, blocks } = toolResultContent(b.content)

@@ -154,6 +154,21 @@ describe.each(CASES)('public-real claude-code %s', (name) => {
     }
   })
 
+  it('Markdown export keeps code fences balanced (every heading it writes is outside code)', () => {
+    for (const s of read.sessions) {
+      const md = sessionToMarkdown(s)
+      let open: { ch: string; len: number } | undefined
+      let headingsInCode = 0
+      for (const line of md.split('\n')) {
+        const m = /^ {0,3}(`{3,}|~{3,})(.*)$/.exec(line)
+        if (m && !open && !(m[1]![0] === '`' && m[2]!.includes('`'))) open = { ch: m[1]![0]!, len: m[1]!.length }
+        else if (m && open && m[1]![0] === open.ch && m[1]!.length >= open.len && m[2]!.trim() === '') open = undefined
+        else if (open && /^## (User|Assistant|System|Tool result)/.test(line)) headingsInCode++
+      }
+      expect({ id: s.id, headingsInCode, endsOpen: open !== undefined }).toEqual({ id: s.id, headingsInCode: 0, endsOpen: false })
+    }
+  })
+
   it('no raw CLI markup or escape codes in titles, Markdown or HTML', () => {
     for (const s of read.sessions) {
       const md = sessionToMarkdown(s, { toolOutput: false, thinking: false })

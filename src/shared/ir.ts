@@ -201,9 +201,15 @@ export interface MessageNode {
   usage?: Usage
   /**
    * A marker rather than a conversation turn: `compaction` (context was compacted here),
-   * `model-change`, `unknown-event` (a record type the reader does not model, shown when it has text).
+   * `model-change`, `unknown-event` (a record type the reader does not model, shown when it has text),
+   * `interrupted`, and what the agent's CLI wrote in the user's place (issue 14): `command` (a slash
+   * command; `content` is `/name args`, with ` → ` and its output's first line when it printed one),
+   * `notification` (a background task reported back; `content` is its summary, then its report;
+   * `metadata.status`), `hook` (a hook stopped the operation; `content` is its reason), `api-error`
+   * (the request failed; `content` is the error), `notice` (another line the CLI wrote). `content` is
+   * plain text (no tags, no escape codes); such a node has `role: "system"` and is never a prompt.
    */
-  event?: 'compaction' | 'model-change' | 'unknown-event' | 'interrupted'
+  event?: EventKind
   /** True for text the agent injected (system reminders, environment details), hidden by default. */
   isMeta?: boolean
   /** Agent-specific fields with no IR home. */
@@ -214,6 +220,9 @@ export interface MessageNode {
    */
   recovered?: RecoveredFrom
 }
+
+/** Kinds of {@link MessageNode.event}. */
+export type EventKind = 'compaction' | 'model-change' | 'unknown-event' | 'interrupted' | 'command' | 'notification' | 'hook' | 'api-error' | 'notice'
 
 /**
  * Where a turn or a session came from when no primary store holds it any more: a secondary source

@@ -171,7 +171,9 @@ export function messageRow(n: MessageNode, seq: number): MessageRow | undefined 
   const row: MessageRow = {
     seq,
     nodeId: n.nodeId,
-    role: n.role,
+    // Search role "user" is what the person typed: text the agent injected as a user message
+    // (isMeta: caveats, skills, compact summaries) is searched as "system" (issue 14, point 1).
+    role: n.role === 'user' && n.isMeta ? 'system' : n.role,
     toolNames: toolNamesOf(n),
     sig: `${n.nodeId}|${n.content.length}|${text.length}|${usageSig(usage)}|${n.model ?? ''}|${n.createdAt ?? ''}`,
     text,

@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto'
 import { createTwoFilesPatch } from 'diff'
 import MarkdownIt from 'markdown-it'
 import type { ContentBlock, MessageNode, Session, ToolCall, Usage } from '../../shared/ir'
+import { eventText } from '../../shared/events'
 import { EXPORT_CSS } from './html-style'
 import { argumentsText, clip, exportRows, roleLabel, sessionFacts, type RowOptions } from './rows'
 
@@ -57,7 +58,7 @@ export function sessionToHtml(session: Session, options: HtmlOptions = {}): stri
   for (const row of exportRows(session, options)) {
     const n = row.node
     if (row.kind === 'event') {
-      body.push(`<p class="event">${esc(n.event ?? 'event')}${n.content ? `: ${esc(n.content.split('\n')[0] ?? '')}` : ''}</p>`)
+      body.push(`<p class="event">${esc(eventText(n))}</p>`)
       continue
     }
     const parts: string[] = [`<h2>${esc(roleLabel(n))}${timeTag(n.createdAt)}</h2>`]

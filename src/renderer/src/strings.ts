@@ -244,6 +244,12 @@ export const strings = {
     'model-change': 'Model changed',
     'unknown-event': 'Unrecognized event',
     interrupted: 'Interrupted',
+    /** Markers for what the agent's CLI wrote in the user's place (src/shared/events.ts has the same words). */
+    command: 'Command',
+    notification: 'Background task finished',
+    hook: 'Blocked by hook',
+    'api-error': 'API error',
+    notice: 'Note',
     /** A background task (sub-agent, shell) reported back; `status` as the agent wrote it. */
     taskNotification: (status?: string) => (status ? `Background task ${status}` : 'Background task finished'),
   },

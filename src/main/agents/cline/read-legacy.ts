@@ -39,7 +39,7 @@ export async function readLegacyTask(ref: StoreRef, _ctx: ReadContext): Promise<
     // arguments, full texts (the UI keeps `partial: true` fragments) — so it gives the nodes; the
     // UI gives times (by `conversationHistoryIndex`) and checkpoints.
     opened = true
-    apiHistoryToNodes(apiItems, session, hints.api!, ids, uiTimes(uiItems))
+    apiHistoryToNodes(apiItems, session, hints.api!, ids, uiTimes(uiItems, apiItems))
     uiCheckpoints(uiItems, session)
     uiRequestUsage(uiItems, session)
     session.metadata = { readFrom: 'api_conversation_history.json' }
@@ -171,20 +171,27 @@ function isNativeAssistant(m: unknown): boolean {
 }
 
 /**
- * Times of API history messages from the UI log: a ClineMessage records
+ * Times of API history messages from the UI log. A ClineMessage records
  * `conversationHistoryIndex` = the API history length minus one when it was written
- * (cline src/core/task/message-state.ts `addToClineMessages`), so API message `i` was saved just
- * before the first UI message whose index is `i` or more.
+ * (cline src/core/task/message-state.ts `addToClineMessages`), and `api_req_started` is said just
+ * before the request's user message is added (src/core/task/index.ts
+ * `recursivelyMakeClineRequests`). So user message `i` was sent at the `api_req_started` with
+ * index `i - 1`, and assistant message `i` began streaming at the first other UI message with
+ * index `i - 1`. Undefined when the UI has no such record.
  */
-function uiTimes(ui: unknown[]): (index: number) => number | undefined {
-  const marks: { index: number; ts: number }[] = []
+function uiTimes(ui: unknown[], api: unknown[]): (index: number) => number | undefined {
+  const marks: { index: number; ts: number; req: boolean }[] = []
   for (const m of ui) {
     if (!isRecord(m)) continue
     const index = num(m.conversationHistoryIndex)
     const ts = num(m.ts)
-    if (index !== undefined && ts !== undefined) marks.push({ index, ts })
+    if (index !== undefined && ts !== undefined) marks.push({ index, ts, req: m.say === 'api_req_started' })
   }
-  return (i) => marks.find((x) => x.index >= i)?.ts ?? (marks.length ? marks[marks.length - 1]!.ts : undefined)
+  return (i) => {
+    const user = isRecord(api[i]) && api[i].role === 'user'
+    const at = marks.filter((x) => x.index === i - 1)
+    return (at.find((x) => x.req === user) ?? at[0] ?? marks.find((x) => x.index >= i))?.ts
+  }
 }
 
 /** `lastCheckpointHash` of UI messages as shadow-git checkpoints (as {@link uiMessagesToNodes} records them). */

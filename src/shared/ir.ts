@@ -122,6 +122,13 @@ export interface ToolCall {
   diffs?: ToolCallDiff[]
   /** Id of a session spawned by this call (a sub-agent), once linked. */
   subagentSessionId?: string
+  /**
+   * How a call that did not run ended, when the store says so: `{ refused: true }` when the agent
+   * refused it (Cline "Tool [x] was not executed because ..."; its result node holds that text),
+   * `{ interrupted: true }` when the user or an error stopped the turn before any result was
+   * recorded (no result node exists). Absent for calls that ran.
+   */
+  metadata?: Record<string, unknown>
 }
 
 /** Token usage of one model response. Integers; `cost` in US dollars. */

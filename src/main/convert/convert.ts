@@ -12,6 +12,7 @@ import type { AgentDefinition, ReadContext, WriteOptions, WriteResult } from '..
 import type { HomeLayout } from '../platform'
 import { prepareForTarget, type TargetProfile } from './prepare'
 import { transcriptOf } from './transcript'
+import { sourceToolRecord } from './source-record'
 import { readBack, verifyWritten } from './verify'
 import { VOCABULARIES } from './vocab'
 
@@ -123,7 +124,7 @@ export async function runConversion(input: ConversionInput): Promise<ConvertResu
     back = undefined
     void e
   }
-  const verification = verifyWritten(prepared.session, back, profile.displayName)
+  const verification = verifyWritten(prepared.session, back, profile.displayName, await sourceToolRecord(input.session))
   progress(3, 3, 'Done')
   const plan = planFrom(input, profile, prepared.session, written, prepared.warnings)
   const { cwd } = written.output

@@ -24,12 +24,18 @@
  * - ask resume_task, api_req_finished/retried, empty completion_result... → skipped; other
  *   records with text → `unknown-event` system nodes.
  * - `lastCheckpointHash` → checkpoints {ref, kind: 'shadow-git', createdAt: ts}.
+ * - A say text still `partial: true` (the stream never finished in the UI) holds a fragment; the
+ *   full text is the API history's assistant text that starts with it (`fullTexts`).
+ * - `completion_result` loses the `HAS_CHANGES` marker Cline appends (AttemptCompletionHandler).
+ * - A file tool's result (`[name for 'path'] Result:`) pairs with the waiting call of that name
+ *   and path, not the oldest call of that name.
  */
 import type { ContentBlock, MessageNode, Session, ToolCall, Usage } from '../../../shared/ir'
 import { addDiagnostic } from '../../ir/build'
 import { isRecord, tryParseJson } from '../../util/json'
 import { exitCodeFromText, makeToolCall, type NodeIds, num, str, usageOf } from './common'
-import { RESULT_HEADER, splitInjected } from './legacy-xml'
+import { stripChangesFlag } from './legacy-api'
+import { parseAssistantText, RESULT_HEADER, splitInjected } from './legacy-xml'
 
 /** ClineSayTool.tool → the XML tool name the model used (cline src/core/task/tools/handlers, Roo Code). */
 const SAY_TOOL_NAMES: Record<string, string> = {
@@ -49,7 +55,7 @@ const SKIPPED = new Set([
 const ERRORS = new Set(['error', 'api_req_failed', 'diff_error', 'clineignore_error', 'mistake_limit_reached', 'error_retry'])
 
 /** Append nodes (and checkpoints) for the UI messages `items` to the session. */
-export function uiMessagesToNodes(items: unknown[], session: Session, file: string, ids: NodeIds): void {
+export function uiMessagesToNodes(items: unknown[], session: Session, file: string, ids: NodeIds, fullTexts: string[] = []): void {
   let cur: MessageNode | undefined
   let usage: Usage | undefined
   let lastCall: ToolCall | undefined
@@ -142,9 +148,12 @@ export function uiMessagesToNodes(items: unknown[], session: Session, file: stri
       case 'reasoning':
         if (text) addThinking(assistant(m, ts), text)
         return
-      case 'text':
-        if (text) say(m, ts, text)
+      case 'text': {
+        const full = m.partial === true && text ? fullTexts.find((t) => t.trimStart().startsWith(text.trim()) && t.length > text.length) : undefined
+        if (full) say(m, ts, parseAssistantText(full).text || full, { partialInUi: true })
+        else if (text) say(m, ts, text)
         return
+      }
       case 'followup':
       case 'plan_mode_respond':
       case 'act_mode_respond': {
@@ -198,8 +207,9 @@ export function uiMessagesToNodes(items: unknown[], session: Session, file: stri
     }
     if (kind === 'completion_result') {
       // say completion_result is the final answer; the ask that follows repeats it or is empty.
-      if (text && m.type === 'say') say(m, ts, text, { ui: kind })
-      else if (text && cur?.content.endsWith(text) !== true) say(m, ts, text, { ui: kind })
+      const answer = stripChangesFlag(text)
+      if (answer && m.type === 'say') say(m, ts, answer, { ui: kind })
+      else if (answer && cur?.content.endsWith(answer) !== true) say(m, ts, answer, { ui: kind })
       return
     }
     if (SKIPPED.has(kind) || !text) return
@@ -221,7 +231,10 @@ export function uiMessagesToNodes(items: unknown[], session: Session, file: stri
       if (target && !results.has(target.id)) result(ts, target, body, 'api_req_started')
       return
     }
-    const idx = awaiting.findIndex((c) => c.name === name)
+    const path = header[2]
+    const pathOf = (c: ToolCall) => (isRecord(c.arguments) ? str(c.arguments.path) : undefined)
+    let idx = awaiting.findIndex((c) => c.name === name && path !== undefined && pathOf(c) === path)
+    if (idx < 0) idx = awaiting.findIndex((c) => c.name === name && (path === undefined || pathOf(c) === undefined))
     if (idx < 0) return
     const target = awaiting.splice(idx, 1)[0]!
     if (!results.has(target.id)) result(ts, target, body, 'api_req_started')

@@ -209,11 +209,11 @@ export function createApi(context: AppContext): SepiaService {
       await init()
       return computeHealth(library.openHomes.map((h) => h.layout), guardAgents(AGENTS), ctx)
     },
-    async reportProblem(path: string, outDir?: string) {
+    async reportProblem(path: string, outDir?: string | null) {
       await init()
       if (typeof path !== 'string' || path === '') throw new SepiaError({ code: 'BAD_ARGUMENT', message: 'Give the path of the file to report.' })
       const file = await paths.check(path, 'The file to report')
-      const dir = outDir === undefined ? join(appDataDir, 'reports') : await paths.check(outDir, 'The folder to write the report into')
+      const dir = outDir === undefined || outDir === null || outDir === '' ? join(appDataDir, 'reports') : await paths.check(outDir, 'The folder to write the report into')
       return writeProblemReport(file, dir, library.openHomes.map((h) => h.layout.home), ctx.now())
     },
     async convertSession(agent, id, target, options) {

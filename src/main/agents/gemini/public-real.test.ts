@@ -75,7 +75,7 @@ describe('gemini public-real sessions', () => {
       cached: t.cached,
       thoughts: t.thoughts,
     })
-    const summary = summarize(s, home.home)
+    const summary = summarize(s, '/h')
     expect(summary.firstPrompt).toBe(t.prompts[0])
     expect(s.title).toBe(t.prompts[0])
     expect(s.createdAt).toBe(Date.parse(json.startTime))
@@ -91,7 +91,7 @@ describe('gemini public-real sessions', () => {
     expect(t.prompts).toEqual([])
     expect(s.nodes.filter((n) => n.role === 'user')).toEqual([])
     expect(s.nodes.map((n) => [n.role, n.content, n.isMeta])).toEqual(t.notices.map((c) => ['system', c, true]))
-    const summary = summarize(s, home.home)
+    const summary = summarize(s, '/h')
     expect(summary.messageCount).toBe(0)
     expect(summary.firstPrompt).toBeUndefined()
     expect(s.title).toBeUndefined()

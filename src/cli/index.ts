@@ -10,6 +10,7 @@
  *   sepia collect [--home DIR]... --out PATH [--zip] [--include-credentials]
  *   sepia timeline [--home DIR]... [--agent ID] [--session ID] [--project P] [--csv|--jsonl|--json]
  *                                   (src/cli/timeline.ts)
+ *   sepia doctor [--home DIR] [--json] | --report FILE [--out DIR]   (src/cli/doctor.ts)
  *   sepia convert <session-id> --to <agent> [--target-home DIR] [--dry-run] [--text-only]
  *                                   (src/cli/convert.ts)
  *
@@ -31,13 +32,14 @@ import { SEARCH_USAGE, runSearch } from './search'
 import { USAGE_USAGE, runUsage } from './usage'
 import { TIMELINE_USAGE, runTimeline } from './timeline'
 import { CONVERT_USAGE, runConvert } from './convert'
+import { DOCTOR_USAGE, runDoctor } from './doctor'
 
 const USAGE = `Usage:
   sepia list  [--home DIR] [--all] [--json]     list sessions (agent, project, title); --all adds the ones their agent hides
   sepia show  <session-id> [--agent ID] [--home DIR] [--json]
                                                 print a session (Markdown, or IR JSON)
   sepia serve [--home DIR] [--port N] [--demo]  serve the app on http://127.0.0.1
-${EXPORT_USAGE}${CHECKPOINT_USAGE}${SEARCH_USAGE}${USAGE_USAGE}${TIMELINE_USAGE}${CONVERT_USAGE}Options:
+${EXPORT_USAGE}${CHECKPOINT_USAGE}${SEARCH_USAGE}${USAGE_USAGE}${TIMELINE_USAGE}${CONVERT_USAGE}${DOCTOR_USAGE}Options:
   --home DIR   read this home folder instead of yours (repeat for several)
   --json       machine-readable output
 `
@@ -81,6 +83,7 @@ export async function main(argv: string[], out: NodeJS.WritableStream = process.
         jsonl: { type: 'boolean', default: false },
         'target-home': { type: 'string' },
         'text-only': { type: 'boolean', default: false },
+        report: { type: 'string' },
       },
     })
   } catch (e) {
@@ -162,6 +165,8 @@ export async function main(argv: string[], out: NodeJS.WritableStream = process.
         return await runTimeline(api, { agent: values.agent, session: values.session, project: values.project, csv: values.csv, jsonl: values.jsonl, json: values.json }, out, err)
       case 'convert':
         return await runConvert(api, rest, { to: values.to, agent: values.agent, targetHome: values['target-home'], dryRun: values['dry-run'], textOnly: values['text-only'], json: values.json }, out, err)
+      case 'doctor':
+        return await runDoctor(api, { json: values.json ?? false, ...(values.report !== undefined ? { report: values.report } : {}), ...(values.out !== undefined ? { out: values.out } : {}) }, out)
       case 'serve':
         return await runServe(api, { port: values.port ? Number(values.port) : 0, demo: values.demo ?? false }, out)
       default:

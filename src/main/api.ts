@@ -25,6 +25,8 @@ import { createConvertService } from './convert/service'
 import { CATALOG_FILE } from './catalog/schema'
 import { createCatalogMethods } from './catalog/service'
 import { createTimelineMethods } from './timeline/api'
+import { computeHealth } from './health/report'
+import { writeProblemReport } from './health/problem-report'
 
 /** The API plus what hosts need beyond the contract. */
 export interface SepiaService extends SepiaApi {
@@ -201,6 +203,18 @@ export function createApi(context: AppContext): SepiaService {
     async planConvert(agent, id, target, options) {
       await init()
       return converter.plan(agent, id, target, await checkedConvert(options))
+    },
+    // Reading health and "Report a problem" (issue 14): src/main/health/.
+    async getHealth() {
+      await init()
+      return computeHealth(library.openHomes.map((h) => h.layout), guardAgents(AGENTS), ctx)
+    },
+    async reportProblem(path: string, outDir?: string | null) {
+      await init()
+      if (typeof path !== 'string' || path === '') throw new SepiaError({ code: 'BAD_ARGUMENT', message: 'Give the path of the file to report.' })
+      const file = await paths.check(path, 'The file to report')
+      const dir = outDir === undefined || outDir === null || outDir === '' ? join(appDataDir, 'reports') : await paths.check(outDir, 'The folder to write the report into')
+      return writeProblemReport(file, dir, library.openHomes.map((h) => h.layout.home), ctx.now())
     },
     async convertSession(agent, id, target, options) {
       await init()

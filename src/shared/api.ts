@@ -13,6 +13,7 @@ import type { CheckpointList, CheckpointLocation, RestoreOptions, RestorePreview
 import type { ConvertOptions, ConvertPlan, ConvertResult, ProviderFamily } from './convert'
 import type { ChangeSet, IndexStatus, PageOptions, SearchFilters, SearchResult, SessionPage, UsageQuery, UsageReport } from './catalog'
 import type { AgentSettingsView } from './settings'
+import type { HealthReport, ProblemReport } from './health'
 import type { TimelineFilter, TimelineFormat, TimelinePage, TimelineQuery } from './timeline'
 
 export type * from './checkpoints'
@@ -154,6 +155,8 @@ export const API_METHODS = [
   'getTimeline',
   'exportTimeline',
   'getAgentSettings',
+  'getHealth',
+  'reportProblem',
 ] as const
 
 export type ApiMethod = (typeof API_METHODS)[number]
@@ -350,6 +353,20 @@ export interface SepiaApi {
    * `PATH_NOT_ALLOWED`, `BAD_ARGUMENT`.
    */
   getAgentSettings(options?: { home?: string; project?: string }): Promise<AgentSettingsView>
+  /**
+   * Reading health of the open homes (src/shared/health.ts, issue 14): records read and skipped
+   * by type and agent version, record types Sepia does not know (first file and line), files
+   * skipped and why, sessions read only in part, tool calls without a result, and stores of
+   * agents Sepia cannot read yet. Reads every session (as long as indexing).
+   */
+  getHealth(): Promise<HealthReport>
+  /**
+   * "Report a problem": write a masked copy of one session file (secrets masked, user names and
+   * home paths replaced, structure kept) into `outDir` (default: `<appDataDir>/reports`), for the
+   * user to attach to a bug report. Sends nothing. `path` must be a file of an open home's session;
+   * `outDir` a folder the user picked. Rejects `PATH_NOT_ALLOWED`, `NOT_FOUND`, `BAD_ARGUMENT`.
+   */
+  reportProblem(path: string, outDir?: string): Promise<ProblemReport>
 }
 
 /** Error codes that cross the bridge. */

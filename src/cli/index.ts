@@ -10,7 +10,7 @@
  *   sepia collect [--home DIR]... --out PATH [--zip] [--include-credentials]
  *   sepia timeline [--home DIR]... [--agent ID] [--session ID] [--project P] [--csv|--jsonl|--json]
  *                                   (src/cli/timeline.ts)
- *   sepia convert <session-id> --to <agent> [--target-home DIR] [--dry-run] [--text-only]
+ *   sepia convert <session-id> --to <agent> [--target-home DIR] [--project DIR] [--dry-run] [--text-only]
  *                                   (src/cli/convert.ts)
  *
  * Every command takes `--home DIR` (default: the user's home; repeatable) and `--json`.
@@ -161,7 +161,7 @@ export async function main(argv: string[], out: NodeJS.WritableStream = process.
       case 'timeline':
         return await runTimeline(api, { agent: values.agent, session: values.session, project: values.project, csv: values.csv, jsonl: values.jsonl, json: values.json }, out, err)
       case 'convert':
-        return await runConvert(api, rest, { to: values.to, agent: values.agent, targetHome: values['target-home'], dryRun: values['dry-run'], textOnly: values['text-only'], json: values.json }, out, err)
+        return await runConvert(api, rest, { to: values.to, agent: values.agent, targetHome: values['target-home'], project: values.project, dryRun: values['dry-run'], textOnly: values['text-only'], json: values.json }, out, err)
       case 'serve':
         return await runServe(api, { port: values.port ? Number(values.port) : 0, demo: values.demo ?? false }, out)
       default:

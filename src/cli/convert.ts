@@ -91,6 +91,7 @@ export async function runConvert(api: SepiaService, args: string[], o: ConvertCl
   }
   if (!isAgentId(o.to)) throw new SepiaError({ code: 'UNKNOWN_AGENT', message: `"${o.to}" is not an agent Sepia knows. Sepia writes: claude-code, cline.` })
   const lib = await api.getLibrary()
+  if (lib.index?.error) err.write(`warning: ${lib.index.error}. The session list may be out of date; converting anyway.\n`)
   const matches = lib.sessions.filter((s) => (s.id === id || s.id.startsWith(id)) && (!o.agent || s.agent === o.agent))
   const exact = matches.filter((s) => s.id === id)
   const pick = exact.length > 0 ? exact : matches

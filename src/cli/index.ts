@@ -11,7 +11,7 @@
  *   sepia timeline [--home DIR]... [--agent ID] [--session ID] [--project P] [--csv|--jsonl|--json]
  *                                   (src/cli/timeline.ts)
  *   sepia doctor [--home DIR] [--json] | --report FILE [--out DIR]   (src/cli/doctor.ts)
- *   sepia convert <session-id> --to <agent> [--target-home DIR] [--dry-run] [--text-only]
+ *   sepia convert <session-id> --to <agent> [--target-home DIR] [--project DIR] [--dry-run] [--text-only]
  *                                   (src/cli/convert.ts)
  *
  * Every command takes `--home DIR` (default: the user's home; repeatable) and `--json`.
@@ -164,7 +164,7 @@ export async function main(argv: string[], out: NodeJS.WritableStream = process.
       case 'timeline':
         return await runTimeline(api, { agent: values.agent, session: values.session, project: values.project, csv: values.csv, jsonl: values.jsonl, json: values.json }, out, err)
       case 'convert':
-        return await runConvert(api, rest, { to: values.to, agent: values.agent, targetHome: values['target-home'], dryRun: values['dry-run'], textOnly: values['text-only'], json: values.json }, out, err)
+        return await runConvert(api, rest, { to: values.to, agent: values.agent, targetHome: values['target-home'], project: values.project, dryRun: values['dry-run'], textOnly: values['text-only'], json: values.json }, out, err)
       case 'doctor':
         return await runDoctor(api, { json: values.json ?? false, ...(values.report !== undefined ? { report: values.report } : {}), ...(values.out !== undefined ? { out: values.out } : {}) }, out)
       case 'serve':

@@ -124,6 +124,18 @@ export class LibraryService {
     return this.refresher.refresh([...this.homes], agents)
   }
 
+  /**
+   * {@link refresh}, but a catalog that cannot be written (busy past the timeout, disk full) does not
+   * fail the command: the catalog answers as it is and `status().error` says why (issue 14).
+   */
+  private async refreshOrGoOn(): Promise<void> {
+    try {
+      await this.refresh()
+    } catch {
+      // recorded in status().error by the refresher
+    }
+  }
+
   /** Wait until no refresh and no search indexing is running. */
   whenIdle(): Promise<void> {
     return this.refresher.whenIdle()
@@ -140,7 +152,7 @@ export class LibraryService {
     const first = this.options.refreshFirstLoad === true && !this.freshFor.has(this.homePaths.join('\u0000'))
     if (o.refresh || first || (!o.partial && !this.isIndexed())) {
       this.freshFor.add(this.homePaths.join('\u0000'))
-      await this.refresh()
+      await this.refreshOrGoOn()
       return this.build()
     }
     // Warm start (or partial): answer from the catalog first, then look for changed files.
@@ -194,7 +206,7 @@ export class LibraryService {
   async find(agent: AgentId, id: string): Promise<CatalogSession> {
     let row = this.store.findSession(this.homePaths, agent, id)
     if (!row && !this.isIndexed()) {
-      await this.refresh()
+      await this.refreshOrGoOn()
       row = this.store.findSession(this.homePaths, agent, id)
     }
     if (!row) throw new SepiaError({ code: 'SESSION_NOT_FOUND', message: `No ${agent} session with id ${id} is in the open folders.` })

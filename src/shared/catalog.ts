@@ -29,6 +29,8 @@ export interface IndexStatus {
   startedAt?: number
   /** ms since epoch when the sessions were written (the search phase may go on). */
   finishedAt?: number
+  /** Plain words when the last refresh or search indexing could not write the catalog (the command went on). */
+  error?: string
 }
 
 /** Filters of `search` (all optional, combined with AND). */

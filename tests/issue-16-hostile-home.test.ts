@@ -97,3 +97,29 @@ describe('issue 16: path policy', () => {
     expect(existsSync(join(victim, 'a.txt'))).toBe(false)
   })
 })
+
+describe('issue 16: the index and the data folder', () => {
+  it('search does not answer inside a masked secret; the data folder and catalog are private', async () => {
+    const { statSync } = await import('node:fs')
+    const home = tmp('secret-home')
+    const dir = join(home, '.claude', 'projects', '-tmp-p')
+    mkdirSync(dir, { recursive: true })
+    const key = 'AKIA' + 'Q4RT7YU2IO9PX3ZL'
+    const line = { sessionId: SID, cwd: '/tmp/p', version: '2.1.332', type: 'user', parentUuid: null, uuid: 'u1', timestamp: '2026-11-30T07:02:28.364Z', message: { role: 'user', content: `the key is ${key} ok zebrafish` } }
+    writeFileSync(join(dir, `${SID}.jsonl`), JSON.stringify(line) + '\n')
+    const data = tmp('data')
+    const api = createApi(context(home, { appDataDir: join(data, 'sepia') }))
+    await api.getLibrary({ refresh: true })
+    const ready = async () => {
+      for (let i = 0; i < 200 && (await api.getIndexStatus()).running; i++) await new Promise((r) => setTimeout(r, 50))
+    }
+    await ready()
+    expect((await api.search('zebrafish')).hits.length).toBe(1)
+    expect((await api.search(key.slice(0, 10))).hits).toEqual([])
+    expect((await api.search(key)).hits).toEqual([])
+    if (process.platform !== 'win32') {
+      expect(statSync(join(data, 'sepia')).mode & 0o777).toBe(0o700)
+      expect(statSync(join(data, 'sepia', 'catalog.sqlite')).mode & 0o777).toBe(0o600)
+    }
+  })
+})

@@ -22,7 +22,7 @@ import { createExportMethods } from './export/service'
 import type { CheckpointLocation } from '../shared/checkpoints'
 import type { ConvertOptions } from '../shared/convert'
 import { createConvertService } from './convert/service'
-import { CATALOG_FILE } from './catalog/schema'
+import { CATALOG_FILE, privateDir } from './catalog/schema'
 import { createCatalogMethods } from './catalog/service'
 import { createTimelineMethods } from './timeline/api'
 
@@ -62,6 +62,8 @@ export function createApi(context: AppContext): SepiaService {
     return roots
   })
   if (context.appDataDir) paths.allow(context.appDataDir, 'app-data')
+  // Sepia's data folder (catalog, restores, exports, bundles) is private to the user (issue 16).
+  if (context.appDataDir) privateDir(context.appDataDir)
   // Restores keep their backups in the app's data folder (a per-process temp folder when the host gives none).
   const checkpoints = createCheckpointService({ library, appDataDir: context.appDataDir ?? join(tmpdir(), `sepia-data-${process.pid}`), now: ctx.now })
   // Exports and review bundles (issue 10): src/main/export/service.ts, src/main/bundle/service.ts.

@@ -23,7 +23,7 @@
  * 179 MB. Prefix queries (`getSess*`) run on the plain index.
  */
 import Database from 'better-sqlite3'
-import { mkdirSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 
 /** Version of the catalog's schema; a catalog with another version is emptied and rebuilt. */
@@ -141,6 +141,12 @@ DROP TABLE IF EXISTS removed;
 DROP TABLE IF EXISTS meta;
 `
 
+/** Create `dir` (and parents) and make it private to the user (0700); no-op where modes do not exist. */
+export function privateDir(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 })
+  if (process.platform !== 'win32') chmodSync(dir, 0o700)
+}
+
 /**
  * Open (creating when absent) the catalog at `path`, or an in-memory catalog for `':memory:'`.
  * Sets WAL mode (readers never wait for the indexer), a 10 s busy timeout (several processes —
@@ -150,8 +156,10 @@ DROP TABLE IF EXISTS meta;
  * file cannot be opened or is not a database.
  */
 export function openCatalog(path: string): Database.Database {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
+  if (path !== ':memory:') privateDir(dirname(path))
   const db = new Database(path)
+  // The catalog holds transcript text: readable by the user only (issue 16).
+  if (path !== ':memory:') for (const f of [path, `${path}-wal`, `${path}-shm`]) if (existsSync(f)) chmodSync(f, 0o600)
   try {
     db.pragma('busy_timeout = 10000')
     if (path !== ':memory:') db.pragma('journal_mode = WAL')

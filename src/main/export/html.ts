@@ -13,6 +13,7 @@ import MarkdownIt from 'markdown-it'
 import type { ContentBlock, MessageNode, Session, ToolCall, Usage } from '../../shared/ir'
 import { EXPORT_CSS } from './html-style'
 import { argumentsText, clip, exportRows, roleLabel, sessionFacts, type RowOptions } from './rows'
+import { cutOutsideSecrets } from '../secrets/mask'
 
 /** Options for {@link sessionToHtml}. */
 export interface HtmlOptions extends RowOptions {
@@ -175,7 +176,7 @@ function timeTag(ms: number | undefined): string {
 
 function oneLine(text: string, max: number): string {
   const t = text.replace(/\s+/g, ' ').trim()
-  return t.length > max ? `${t.slice(0, max - 1)}…` : t
+  return cutOutsideSecrets(t, max)
 }
 
 /** Escape text for HTML element content and attribute values. */

@@ -129,6 +129,7 @@ export const API_METHODS = [
   'openDemo',
   'getSession',
   'pickFolder',
+  'approveFolder',
   'exportSessions',
   'exportSessionContent',
   'collectForReview',
@@ -195,6 +196,14 @@ export interface SepiaApi {
    * dialog exists (browser mode: the renderer then asks for a typed path).
    */
   pickFolder(): Promise<string | null>
+  /**
+   * The user confirmed, with "Allow once" on a step that showed `path`, that Sepia may write into
+   * that folder for one `operation`. Resolves a token to pass as `grant` in that write's options
+   * (a restore, export, collect or convert); it is used up by that write and expires after 10
+   * minutes. Call it only from that confirmation. Rejects `BAD_ARGUMENT` for a relative path or an
+   * unknown operation.
+   */
+  approveFolder(path: string, operation: 'restore' | 'export' | 'collect' | 'convert'): Promise<{ token: string; path: string }>
   /**
    * Export sessions (a list — a selection or search results —, `{project}` or `{all: true}`) in
    * one format, one file per session, secrets masked, into `outDir` (created when missing; a

@@ -221,6 +221,11 @@ export interface ConvertOptions {
    */
   targetHome?: string
   /**
+   * The one-time token from `approveFolder` for the folder written into, when the user typed it or
+   * it came from a store (issue 16). Not needed for a folder picked in the system dialog.
+   */
+  grant?: string
+  /**
    * The project folder the converted session belongs to (absolute). Default: the source session's
    * working directory. The target finds sessions by it (Claude Code's project folder).
    */

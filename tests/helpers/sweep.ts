@@ -76,6 +76,7 @@ export const READ_SWEEP: Record<string, Plan> = {
   revealSecrets: (e) => e.sessions.map((s) => [s.agent, s.id]),
   hideSecrets: (e) => e.onePerAgent.map((s) => [s.agent, s.id]),
   pickFolder: () => [[]],
+  approveFolder: (e) => [[e.tempDir('approve'), 'export']],
   getSessionPage: (e) => [...e.sessions.map((s) => [s.agent, s.id]), ...e.onePerAgent.map((s) => [s.agent, s.id, { offset: 0, limit: 5, maxChars: 60 }])],
   getSessionNode: (e) =>
     okValues<{ agent: string; id: string; nodes: { nodeId: string }[] }>(e, 'getSession')

@@ -3,6 +3,7 @@
  * row per node with text (searchable text, capped), one usage row per node with token usage, and
  * the link skeleton (what the agents' `link()` functions look at). Pure: no I/O.
  */
+import { maskText } from '../secrets/mask'
 import type { MessageNode, Session, SessionSummary, ToolCall, Usage } from '../../shared/ir'
 import { isPrompt, summarize } from '../ir/build'
 import type { StoreRef } from '../agents/types'
@@ -85,7 +86,8 @@ export function searchText(n: MessageNode): string {
     const a = argsText(c)
     if (a) parts.push(a)
   }
-  return parts.join('\n')
+  // Indexed masked (issue 16): a prefix query must not confirm a masked secret character by character.
+  return maskText(parts.join('\n')).text
 }
 
 function usageSig(u: Usage | undefined): string {

@@ -23,7 +23,7 @@
  * 179 MB. Prefix queries (`getSess*`) run on the plain index.
  */
 import Database from 'better-sqlite3'
-import { mkdirSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 
 /** Version of the catalog's schema; a catalog with another version is emptied and rebuilt. */
@@ -183,6 +183,12 @@ export function retryingTransactions(db: Database.Database): Database.Database {
   return db
 }
 
+/** Create `dir` (and parents) and make it private to the user (0700); no-op where modes do not exist. */
+export function privateDir(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 })
+  if (process.platform !== 'win32') chmodSync(dir, 0o700)
+}
+
 /**
  * Open (creating when absent) the catalog at `path`, or an in-memory catalog for `':memory:'`.
  * Sets WAL mode (readers never wait for the indexer), a 10 s busy timeout and transactions that
@@ -193,8 +199,10 @@ export function retryingTransactions(db: Database.Database): Database.Database {
  * file cannot be opened or is not a database.
  */
 export function openCatalog(path: string): Database.Database {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
+  if (path !== ':memory:') privateDir(dirname(path))
   const db = retryingTransactions(new Database(path, { timeout: BUSY_TIMEOUT_MS }))
+  // The catalog holds transcript text: readable by the user only (issue 16).
+  if (path !== ':memory:') for (const f of [path, `${path}-wal`, `${path}-shm`]) if (existsSync(f)) chmodSync(f, 0o600)
   try {
     if (path !== ':memory:') db.pragma('journal_mode = WAL')
     db.pragma('synchronous = NORMAL')

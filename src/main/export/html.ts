@@ -14,6 +14,7 @@ import type { ContentBlock, MessageNode, Session, ToolCall, Usage } from '../../
 import { eventText } from '../../shared/events'
 import { EXPORT_CSS } from './html-style'
 import { argumentsText, clip, exportRows, roleLabel, sessionFacts, type RowOptions } from './rows'
+import { cutOutsideSecrets } from '../secrets/mask'
 
 /** Options for {@link sessionToHtml}. */
 export interface HtmlOptions extends RowOptions {
@@ -176,7 +177,7 @@ function timeTag(ms: number | undefined): string {
 
 function oneLine(text: string, max: number): string {
   const t = text.replace(/\s+/g, ' ').trim()
-  return t.length > max ? `${t.slice(0, max - 1)}…` : t
+  return cutOutsideSecrets(t, max)
 }
 
 /** Escape text for HTML element content and attribute values. */

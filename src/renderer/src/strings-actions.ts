@@ -29,6 +29,9 @@ export const actionStrings = {
     folderPlaceholder: '/home/ana/review  or  C:\\Users\\ana\\review',
     typedFolderHint: 'Type the full path of a folder. In the browser, Sepia cannot show a folder picker.',
     errorCode: (code: string) => `(${code})`,
+    allowQuestion: 'Allow Sepia to write into',
+    allowWhy: 'Sepia writes only into folders you choose. This allows this one action; nothing else is written there.',
+    allowOnce: 'Allow once',
   },
 
   convert: {

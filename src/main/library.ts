@@ -16,11 +16,11 @@ import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import type { AgentInfo, CredentialFile, HomeInfo, Library } from '../shared/api'
 import { SepiaError } from '../shared/api'
-import type { ChangeSet, IndexStatus, PageOptions, SessionPage } from '../shared/catalog'
+import type { ChangeSet, FindOptions, FindResult, IndexStatus, PageOptions, SessionPage } from '../shared/catalog'
 import type { AgentId, MessageNode, Session, SessionSummary } from '../shared/ir'
 import type { AgentDefinition, ReadContext } from './agents/types'
 import { applyLinks } from './catalog/link'
-import { DEFAULT_PAGE, pageOf, wholeNode } from './catalog/page'
+import { DEFAULT_PAGE, findIn, pageOf, wholeNode } from './catalog/page'
 import { Refresher, type OpenHome, type RefresherOptions, type RefreshResult } from './catalog/refresh'
 import { openCatalog } from './catalog/schema'
 import { CatalogStore, stampOf, type CatalogSession } from './catalog/store'
@@ -304,7 +304,7 @@ export class LibraryService {
     const row = await this.find(agent, id)
     const cached = this.sessions.some((s) => s.key === sessionKey(agent, id) && s.stamp === this.stampOf(row))
     const end = (options?.offset ?? 0) + (options?.limit ?? DEFAULT_PAGE)
-    if (!cached && row.ref.size >= HEAD_MIN_SIZE && row.ref.files[0]?.endsWith('.jsonl') && end <= row.nodeCount) {
+    if (!cached && options?.nodeId === undefined && row.ref.size >= HEAD_MIN_SIZE && row.ref.files[0]?.endsWith('.jsonl') && end <= row.nodeCount) {
       const head = await this.readHead(row)
       if (head && head.nodes.length >= end) {
         void this.readSession(agent, id).catch(() => undefined) // the whole session, for the next pages
@@ -312,6 +312,11 @@ export class LibraryService {
       }
     }
     return pageOf(maskSession(await this.readSession(agent, id)), options)
+  }
+
+  /** Find text in one session (see `SepiaApi.findInSession`), over the masked copy. */
+  async findInSession(agent: AgentId, id: string, query: string, options?: FindOptions): Promise<FindResult> {
+    return findIn(maskSession(await this.readSession(agent, id)), query, options ?? {})
   }
 
   /** One whole node of a session, secrets masked. Rejects `SESSION_NOT_FOUND` for an unknown node. */

@@ -11,7 +11,7 @@
 import type { AgentId, Diagnostic, HomeOs, MessageNode, Session, SessionSummary } from './ir'
 import type { CheckpointList, CheckpointLocation, RestoreOptions, RestorePreview, RestoreRecord, RestoreResult, UndoResult } from './checkpoints'
 import type { ConvertOptions, ConvertPlan, ConvertResult, ProviderFamily } from './convert'
-import type { ChangeSet, IndexStatus, PageOptions, SearchFilters, SearchResult, SessionPage, UsageQuery, UsageReport } from './catalog'
+import type { ChangeSet, FindOptions, FindResult, IndexStatus, PageOptions, SearchFilters, SearchResult, SessionPage, UsageQuery, UsageReport } from './catalog'
 import type { AgentSettingsView } from './settings'
 import type { HealthReport, ProblemReport } from './health'
 import type { TimelineFilter, TimelineFormat, TimelinePage, TimelineQuery } from './timeline'
@@ -153,6 +153,7 @@ export const API_METHODS = [
   'getChanges',
   'getSessionPage',
   'getSessionNode',
+  'findInSession',
   'getTimeline',
   'exportTimeline',
   'getAgentSettings',
@@ -334,6 +335,13 @@ export interface SepiaApi {
   getSessionPage(agent: AgentId, id: string, options?: PageOptions): Promise<SessionPage>
   /** One node of a session, whole ("show all" on a cut text). Rejects `SESSION_NOT_FOUND` (also for an unknown node id). */
   getSessionNode(agent: AgentId, id: string, nodeId: string): Promise<MessageNode>
+  /**
+   * Find text in one session (case-insensitive, literal): the nodes that hold it, in order, with
+   * their index for `getSessionPage` (find in the open session, issue 17). Looks at content,
+   * thinking, text blocks and tool call arguments, secrets masked. Rejects `SESSION_NOT_FOUND`,
+   * `BAD_ARGUMENT` for a query that is not text.
+   */
+  findInSession(agent: AgentId, id: string, query: string, options?: FindOptions): Promise<FindResult>
   /**
    * One page of the timeline of the open homes (src/shared/timeline.ts): one row per turn or
    * event, for one session (`sessionId`), one project (`project`), one agent, or everything. Cline

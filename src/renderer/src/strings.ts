@@ -190,6 +190,8 @@ export const strings = {
     libraryTitle: (problems: number, files: number) =>
       `${plural(files, 'file', 'files')} could not be read completely (${plural(problems, 'problem', 'problems')}). Everything else is shown.`,
     sessionTitle: (n: number) => `${plural(n, 'problem', 'problems')} while reading this session`,
+    /** The visible words of a session row's warning badge ("3 problems"). */
+    badge: (n: number) => plural(n, 'problem', 'problems'),
     more: (n: number) => `…and ${nf.format(n)} more`,
   },
 

@@ -232,3 +232,38 @@ function truthCount(dir: string, tag: string): number {
   }
   return n
 }
+
+describe('public-real claude-code 1.x inline sub-agents', () => {
+  it('every inline isSidechain record sits under the Task call whose prompt started its thread', async () => {
+    const dir = join(ROOT, 'sword-1090-siblings', 'home')
+    const id = '155c3456-9cd0-4d8f-8db3-d0560ca1851c'
+    const file = sessionFiles(dir).find((f) => f.includes(id))!
+    const recs = readFileSync(file, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as Rec)
+    const byUuid = new Map(recs.filter((r) => typeof r.uuid === 'string').map((r) => [r.uuid as string, r]))
+    const taskByPrompt = new Map<string, string>()
+    for (const r of recs) for (const b of Array.isArray(r.message?.content) ? r.message.content : []) {
+      if (b?.type === 'tool_use' && b.name === 'Task' && typeof b.input?.prompt === 'string') taskByPrompt.set(b.input.prompt.trim(), b.id)
+    }
+    const rootOf = (r: Rec): Rec => {
+      let cur = r
+      while (typeof cur.parentUuid === 'string' && byUuid.get(cur.parentUuid)?.isSidechain === true) cur = byUuid.get(cur.parentUuid)!
+      return cur
+    }
+    const expected = new Map<string, string>()
+    for (const r of recs) {
+      if (r.isSidechain !== true || typeof r.uuid !== 'string' || (r.type !== 'user' && r.type !== 'assistant')) continue
+      const root = rootOf(r)
+      const text = typeof root.message?.content === 'string' ? root.message.content.trim() : ''
+      const call = taskByPrompt.get(text)
+      if (call) expected.set(r.uuid, call)
+    }
+    expect(new Set(expected.values()).size).toBe(5)
+    const s = (await readHome(dir)).byId(id)
+    for (const [uuid, call] of expected) {
+      // An assistant reply of several records is one node, named by its first record's uuid.
+      const n = s.nodes.find((x) => x.nodeId === uuid)
+      if (n) expect({ uuid, call: n.metadata?.sidechainToolCallId, isMeta: n.isMeta }).toEqual({ uuid, call, isMeta: true })
+    }
+    expect(s.nodes.filter((n) => n.metadata?.isSidechain === true && n.metadata?.sidechainToolCallId === undefined)).toEqual([])
+  })
+})

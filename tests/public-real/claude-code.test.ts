@@ -15,6 +15,8 @@ import { countPairedToolCalls, isPrompt } from '../../src/main/ir/build'
 import { sessionToHtml } from '../../src/main/export/html'
 import { sessionToMarkdown } from '../../src/main/export/markdown'
 import { readHome, type ReadHome } from '../../src/main/agents/claude-code/testing'
+import { readSessionStream } from '../../src/main/agents/claude-code/stream'
+import { testContext } from '../../src/main/agents/claude-code/testing'
 import { prepareForTarget, type TargetProfile } from '../../src/main/convert/prepare'
 import { VOCABULARIES } from '../../src/main/convert/vocab'
 import { REPO_ROOT, expectGolden } from '../helpers/golden'
@@ -166,6 +168,22 @@ describe.each(CASES)('public-real claude-code %s', (name) => {
         else if (open && /^## (User|Assistant|System|Tool result)/.test(line)) headingsInCode++
       }
       expect({ id: s.id, headingsInCode, endsOpen: open !== undefined }).toEqual({ id: s.id, headingsInCode: 0, endsOpen: false })
+    }
+  })
+
+  it("the catalog's streaming read gives the same nodes, counts, prompt and title as the full read", async () => {
+    for (const ref of read.refs) {
+      const full = read.sessions.find((x) => x.id === ref.sessionId && x.source.files[0] === ref.files[0])!
+      const events: string[] = []
+      const streamed = await readSessionStream(ref, testContext, { node: (n) => void (n.event && events.push(`${n.event}:${n.content}`)), restart: () => void events.splice(0), maxDiagnostics: 100 })
+      expect({ id: ref.sessionId, nodes: streamed.nodeCount, messages: streamed.totals.messageCount, prompt: streamed.totals.prompt, title: streamed.session.title, events }).toEqual({
+        id: ref.sessionId,
+        nodes: full.nodes.length,
+        messages: full.nodes.filter((n) => (n.role === 'user' || n.role === 'assistant') && !n.event && !n.isMeta).length,
+        prompt: full.nodes.find(isPrompt)?.content.trim(),
+        title: full.title,
+        events: full.nodes.filter((n) => n.event).map((n) => `${n.event}:${n.content}`),
+      })
     }
   })
 

@@ -15,6 +15,8 @@ import { countPairedToolCalls, isPrompt } from '../../src/main/ir/build'
 import { sessionToHtml } from '../../src/main/export/html'
 import { sessionToMarkdown } from '../../src/main/export/markdown'
 import { readHome, type ReadHome } from '../../src/main/agents/claude-code/testing'
+import { readSessionStream } from '../../src/main/agents/claude-code/stream'
+import { testContext } from '../../src/main/agents/claude-code/testing'
 import { prepareForTarget, type TargetProfile } from '../../src/main/convert/prepare'
 import { VOCABULARIES } from '../../src/main/convert/vocab'
 import { REPO_ROOT, expectGolden } from '../helpers/golden'
@@ -169,6 +171,22 @@ describe.each(CASES)('public-real claude-code %s', (name) => {
     }
   })
 
+  it("the catalog's streaming read gives the same nodes, counts, prompt and title as the full read", async () => {
+    for (const ref of read.refs) {
+      const full = read.sessions.find((x) => x.id === ref.sessionId && x.source.files[0] === ref.files[0])!
+      const events: string[] = []
+      const streamed = await readSessionStream(ref, testContext, { node: (n) => void (n.event && events.push(`${n.event}:${n.content}`)), restart: () => void events.splice(0), maxDiagnostics: 100 })
+      expect({ id: ref.sessionId, nodes: streamed.nodeCount, messages: streamed.totals.messageCount, prompt: streamed.totals.prompt, title: streamed.session.title, events }).toEqual({
+        id: ref.sessionId,
+        nodes: full.nodes.length,
+        messages: full.nodes.filter((n) => (n.role === 'user' || n.role === 'assistant') && !n.event && !n.isMeta).length,
+        prompt: full.nodes.find(isPrompt)?.content.trim(),
+        title: full.title,
+        events: full.nodes.filter((n) => n.event).map((n) => `${n.event}:${n.content}`),
+      })
+    }
+  })
+
   it('no raw CLI markup or escape codes in titles, Markdown or HTML', () => {
     for (const s of read.sessions) {
       const md = sessionToMarkdown(s, { toolOutput: false, thinking: false })
@@ -232,3 +250,38 @@ function truthCount(dir: string, tag: string): number {
   }
   return n
 }
+
+describe('public-real claude-code 1.x inline sub-agents', () => {
+  it('every inline isSidechain record sits under the Task call whose prompt started its thread', async () => {
+    const dir = join(ROOT, 'sword-1090-siblings', 'home')
+    const id = '155c3456-9cd0-4d8f-8db3-d0560ca1851c'
+    const file = sessionFiles(dir).find((f) => f.includes(id))!
+    const recs = readFileSync(file, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as Rec)
+    const byUuid = new Map(recs.filter((r) => typeof r.uuid === 'string').map((r) => [r.uuid as string, r]))
+    const taskByPrompt = new Map<string, string>()
+    for (const r of recs) for (const b of Array.isArray(r.message?.content) ? r.message.content : []) {
+      if (b?.type === 'tool_use' && b.name === 'Task' && typeof b.input?.prompt === 'string') taskByPrompt.set(b.input.prompt.trim(), b.id)
+    }
+    const rootOf = (r: Rec): Rec => {
+      let cur = r
+      while (typeof cur.parentUuid === 'string' && byUuid.get(cur.parentUuid)?.isSidechain === true) cur = byUuid.get(cur.parentUuid)!
+      return cur
+    }
+    const expected = new Map<string, string>()
+    for (const r of recs) {
+      if (r.isSidechain !== true || typeof r.uuid !== 'string' || (r.type !== 'user' && r.type !== 'assistant')) continue
+      const root = rootOf(r)
+      const text = typeof root.message?.content === 'string' ? root.message.content.trim() : ''
+      const call = taskByPrompt.get(text)
+      if (call) expected.set(r.uuid, call)
+    }
+    expect(new Set(expected.values()).size).toBe(5)
+    const s = (await readHome(dir)).byId(id)
+    for (const [uuid, call] of expected) {
+      // An assistant reply of several records is one node, named by its first record's uuid.
+      const n = s.nodes.find((x) => x.nodeId === uuid)
+      if (n) expect({ uuid, call: n.metadata?.sidechainToolCallId, isMeta: n.isMeta }).toEqual({ uuid, call, isMeta: true })
+    }
+    expect(s.nodes.filter((n) => n.metadata?.isSidechain === true && n.metadata?.sidechainToolCallId === undefined)).toEqual([])
+  })
+})

@@ -47,7 +47,10 @@ export async function readSession(ref: StoreRef, _ctx: ReadContext): Promise<Ses
   const facts = await scanTranscript(ref, session, t, { isSub, diag: (d) => addDiagnostic(session, d), model: () => t.nodes.find(isRealModel)?.model })
   session.nodes = t.nodes
   if (isSub) await subagentFields(ref, session, facts.sessionId)
-  else linkChildren(session, ref)
+  else {
+    linkChildren(session, ref)
+    linkInlineSidechains(session)
+  }
   return finishSession(session)
 }
 
@@ -97,5 +100,39 @@ function linkChildren(session: Session, ref: StoreRef): void {
   for (const n of session.nodes) for (const c of n.toolCalls ?? []) {
     const child = byCall.get(c.id)
     if (child !== undefined) c.subagentSessionId = child
+  }
+}
+
+/**
+ * Claude Code 1.x wrote a Task sub-agent's records inline (`isSidechain: true`; the transcript
+ * keeps their nodes as meta with `metadata.isSidechain`). Each such thread starts with a user
+ * record holding the Task call's `prompt` (fixtures/public-real/claude-code sword-1090-siblings,
+ * 1.0.90). Every node of the thread gets `metadata.sidechainToolCallId`: the id of that Task call,
+ * so the thread sits under it. A thread whose prompt matches no Task call is left unlinked.
+ */
+export function linkInlineSidechains(session: Session): void {
+  const byPrompt = new Map<string, string>()
+  for (const n of session.nodes) {
+    for (const c of n.toolCalls ?? []) {
+      const prompt = obj(c.arguments)?.prompt
+      if ((c.name === 'Task' || c.name === 'Agent') && typeof prompt === 'string' && !byPrompt.has(prompt.trim())) byPrompt.set(prompt.trim(), c.id)
+    }
+  }
+  if (byPrompt.size === 0) return
+  const callOf = new Map<string, string>()
+  const used = new Set<string>()
+  for (const n of session.nodes) {
+    if (n.metadata?.isSidechain !== true) continue
+    let call = n.parentNodeId !== undefined ? callOf.get(n.parentNodeId) : undefined
+    if (n.role === 'user' && !n.event) {
+      const match = byPrompt.get(n.content.trim())
+      if (match !== undefined && !used.has(match)) {
+        call = match
+        used.add(match)
+      }
+    }
+    if (call === undefined) continue
+    callOf.set(n.nodeId, call)
+    n.metadata = { ...n.metadata, sidechainToolCallId: call }
   }
 }

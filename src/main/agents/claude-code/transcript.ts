@@ -269,7 +269,7 @@ export class Transcript {
       if (agentId !== undefined) meta.agentId = agentId
       const ms = typeof tur?.totalDurationMs === 'number' ? tur.totalDurationMs : tur?.durationMs
       if (typeof ms === 'number') meta.durationMs = ms
-      node.metadata = meta
+      node.metadata = { ...node.metadata, ...meta }
     }
     return node
   }

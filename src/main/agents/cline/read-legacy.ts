@@ -51,7 +51,8 @@ export async function readLegacyTask(ref: StoreRef, _ctx: ReadContext): Promise<
   } else if (uiItems && (uiItems.length || !hints.api)) {
     // An empty (or wholly damaged) UI log falls back to the API history when there is one.
     opened = true
-    const fullTexts = hints.api ? assistantTexts(salvageJsonArray(await readFile(hints.api, 'utf8').catch(() => '[]')).items) : []
+    const stuck = uiItems.some((m) => isRecord(m) && m.partial === true)
+    const fullTexts = hints.api && stuck ? assistantTexts(salvageJsonArray(await readFile(hints.api, 'utf8').catch(() => '[]')).items) : []
     uiMessagesToNodes(uiItems, session, hints.ui!, ids, fullTexts)
   }
   if (!opened && hints.api) {

@@ -144,3 +144,25 @@ describe('Cline 3.x UI-only variant', () => {
     expect(s.workingDirectory).toBe('/home/ana/src/parser')
   })
 })
+
+describe('editedExistingFile (issue 14 point 4)', () => {
+  it('a write_to_file over an existing file, which the UI calls editedExistingFile, takes its name and result from the request', async () => {
+    const { tempDir, writeJson } = await import('./test-helpers')
+    const h = tempDir()
+    const dir = join(h, '.config/Code/User/globalStorage/saoudrizwan.claude-dev/tasks/1797000300000')
+    const ui = [
+      { ts: 1797000300000, type: 'say', say: 'task', text: 'Rewrite a.txt' },
+      { ts: 1797000301000, type: 'say', say: 'api_req_started', text: JSON.stringify({ request: '<task>\nRewrite a.txt\n</task>' }) },
+      { ts: 1797000302000, type: 'say', say: 'tool', text: JSON.stringify({ tool: 'editedExistingFile', path: 'b.txt', diff: 'x' }) },
+      { ts: 1797000303000, type: 'say', say: 'tool', text: JSON.stringify({ tool: 'editedExistingFile', path: 'a.txt', content: 'new' }) },
+      { ts: 1797000304000, type: 'say', say: 'api_req_started', text: JSON.stringify({ request: "[write_to_file for 'a.txt'] Result:\nThe content was successfully saved to a.txt." }) },
+    ]
+    writeJson(join(dir, 'ui_messages.json'), ui)
+    const s = (await readHome(cline, h)).byId('1797000300000')
+    const calls = s.nodes.flatMap((n) => n.toolCalls ?? [])
+    // Raw: the request header names write_to_file for 'a.txt'; b.txt got no result.
+    expect(calls.map((c) => [c.name, (c.arguments as { path: string }).path])).toEqual([['replace_in_file', 'b.txt'], ['write_to_file', 'a.txt']])
+    const r = s.nodes.filter((n) => n.role === 'tool')
+    expect(r.map((n) => [n.toolCallId, n.content])).toEqual([[calls[1]!.id, 'The content was successfully saved to a.txt.']])
+  })
+})

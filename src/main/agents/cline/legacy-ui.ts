@@ -32,6 +32,7 @@
  */
 import type { ContentBlock, MessageNode, Session, ToolCall, Usage } from '../../../shared/ir'
 import { addDiagnostic } from '../../ir/build'
+import { toolKind } from '../../ir/toolkind'
 import { isRecord, tryParseJson } from '../../util/json'
 import { exitCodeFromText, makeToolCall, type NodeIds, num, str, usageOf } from './common'
 import { stripChangesFlag } from './legacy-api'
@@ -47,6 +48,9 @@ const SAY_TOOL_NAMES: Record<string, string> = {
   switchMode: 'switch_mode', summarizeTask: 'summarize_task', updateTodoList: 'update_todo_list',
   fetchInstructions: 'fetch_instructions',
 }
+
+/** Tools the UI records as `editedExistingFile` when the file existed. */
+const EDIT_TOOLS = new Set(['write_to_file', 'replace_in_file', 'apply_diff', 'insert_content', 'search_and_replace'])
 
 const SKIPPED = new Set([
   'api_req_finished', 'api_req_retried', 'api_req_retry_delayed', 'mcp_server_request_started', 'checkpoint_created',
@@ -233,10 +237,17 @@ export function uiMessagesToNodes(items: unknown[], session: Session, file: stri
     }
     const path = header[2]
     const pathOf = (c: ToolCall) => (isRecord(c.arguments) ? str(c.arguments.path) : undefined)
-    let idx = awaiting.findIndex((c) => c.name === name && path !== undefined && pathOf(c) === path)
-    if (idx < 0) idx = awaiting.findIndex((c) => c.name === name && (path === undefined || pathOf(c) === undefined))
+    // `editedExistingFile` is any write to an existing file (write_to_file or replace_in_file): the
+    // request's header names the tool the model called.
+    const same = (c: ToolCall) => c.name === name || (EDIT_TOOLS.has(name) && isRecord(c.arguments) && c.arguments.tool === 'editedExistingFile')
+    let idx = awaiting.findIndex((c) => same(c) && path !== undefined && pathOf(c) === path)
+    if (idx < 0) idx = awaiting.findIndex((c) => same(c) && (path === undefined || pathOf(c) === undefined))
     if (idx < 0) return
     const target = awaiting.splice(idx, 1)[0]!
+    if (target.name !== name) {
+      target.name = name
+      target.kind = toolKind(name)
+    }
     if (!results.has(target.id)) result(ts, target, body, 'api_req_started')
   }
 }

@@ -1,7 +1,12 @@
 /**
- * Read one legacy Cline-family task folder (`tasks/<taskId>/`) into the IR: `ui_messages.json`
- * when present ({@link uiMessagesToNodes}), else `api_conversation_history.json`
- * ({@link apiHistoryToNodes}); session fields from the `state/taskHistory.json` entry
+ * Read one legacy Cline-family task folder (`tasks/<taskId>/`) into the IR. Nodes come from
+ * `api_conversation_history.json` ({@link apiHistoryToNodes}) when it has native `tool_use` blocks
+ * and the UI log carries `conversationHistoryIndex` (Cline 3.x: the API history is what the model
+ * saw, with call ids; the UI gives times, checkpoints and request usage); else from
+ * `ui_messages.json` when present ({@link uiMessagesToNodes}, with the API history's full texts
+ * for UI texts stuck at `partial: true`), else from the API history alone. The working directory
+ * comes from the HistoryItem, else from `environment_details` (exported task folders);
+ * `lastActivityAt` is the last UI record's time. Session fields from the `state/taskHistory.json` entry
  * (HistoryItem {id, ts, task, tokensIn, tokensOut, cacheWrites, cacheReads, totalCost,
  * cwdOnTaskInitialization, modelId}, seed 000 "Legacy task files", HistoryItem.ts:1-26) or Roo
  * Code's `history_item.json`, and `task_metadata.json` (model_usage, environment_history).
@@ -46,7 +51,8 @@ export async function readLegacyTask(ref: StoreRef, _ctx: ReadContext): Promise<
   } else if (uiItems && (uiItems.length || !hints.api)) {
     // An empty (or wholly damaged) UI log falls back to the API history when there is one.
     opened = true
-    const fullTexts = hints.api ? assistantTexts(salvageJsonArray(await readFile(hints.api, 'utf8').catch(() => '[]')).items) : []
+    const stuck = uiItems.some((m) => isRecord(m) && m.partial === true)
+    const fullTexts = hints.api && stuck ? assistantTexts(salvageJsonArray(await readFile(hints.api, 'utf8').catch(() => '[]')).items) : []
     uiMessagesToNodes(uiItems, session, hints.ui!, ids, fullTexts)
   }
   if (!opened && hints.api) {

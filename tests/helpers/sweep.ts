@@ -115,6 +115,9 @@ export const READ_SWEEP: Record<string, Plan> = {
   getTimeline: (e) => [[], [{ limit: 50, sortBy: 'text' }], ...e.onePerAgent.map((s) => [{ agent: s.agent, sessionId: s.id }])],
   exportTimeline: () => [['csv'], ['jsonl']],
   getAgentSettings: () => [[]],
+  getHealth: () => [[]],
+  // Writes only a masked copy into a folder the user picked (never into a store).
+  reportProblem: (e) => e.onePerAgent.filter((s) => s.files[0] !== undefined).map((s) => [s.files[0], e.tempDir('report')]),
   openHome: (e) => e.homes.map((h) => [h]),
   openDemo: () => [[]],
 }

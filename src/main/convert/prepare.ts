@@ -54,6 +54,17 @@ export interface Prepared {
 /** Result text of a call that had none recorded. */
 export const NO_RESULT_TEXT = '(No result was recorded for this tool call.)'
 
+/** Placeholder result of a call the source marks failed (`status: 'failed'` or `isError`) with no result recorded. */
+export const FAILED_NO_RESULT_TEXT = '(This tool call failed; no result was recorded.)'
+
+/**
+ * True when the source says the call failed: its result's `isError`, or the call's own
+ * `isError` / `status: 'failed'` (issue 14: a failed call's placeholder result lost its failure).
+ */
+function failed(pair: CallPair): boolean {
+  return pair.result?.isError === true || pair.call.isError === true || pair.call.status === 'failed'
+}
+
 /** Prepare `session` for `profile` (see the module comment). Pure: the input is not changed. */
 export function prepareForTarget(session: Session, profile: TargetProfile, options: PrepareOptions): Prepared {
   const sink = new WarningSink()
@@ -92,6 +103,20 @@ export function prepareForTarget(session: Session, profile: TargetProfile, optio
   return { session: prepared, warnings: sink.list() }
 }
 
+/**
+ * The usage a target gets. Input-side counts (`inputTokens`, `cacheReadTokens`, `cacheWriteTokens`)
+ * were measured with the source agent's own prompt (its system prompt and tools); a target sizes its
+ * context from them (Cline compacts a resumed session whose last input count looks too large), so
+ * they are kept only when the target is the source's own agent, for every target alike (issue 14:
+ * Claude Code and Gemini CLI kept them). Output, thinking and cost stay.
+ */
+function usageFor(u: NonNullable<MessageNode['usage']>, sameAgent: boolean, sink: WarningSink): NonNullable<MessageNode['usage']> {
+  if (sameAgent || (u.inputTokens === undefined && u.cacheReadTokens === undefined && u.cacheWriteTokens === undefined)) return { ...u }
+  sink.add({ kind: 'input-usage-dropped', count: 1 })
+  const { inputTokens: _i, cacheReadTokens: _r, cacheWriteTokens: _w, ...rest } = u
+  return rest
+}
+
 /** Main thread without events, injected context, system messages and twins. */
 function filterNodes(session: Session, sink: WarningSink): MessageNode[] {
   const thread = selectThread(session)
@@ -122,7 +147,9 @@ function adaptNode(n: MessageNode, session: Session, profile: TargetProfile, sin
     return node
   }
   if (n.role === 'assistant') {
-    for (const k of ['model', 'requestId', 'finishReason', 'usage'] as const) if (n[k] !== undefined) (node as unknown as Record<string, unknown>)[k] = n[k]
+    for (const k of ['model', 'requestId', 'finishReason'] as const) if (n[k] !== undefined) (node as unknown as Record<string, unknown>)[k] = n[k]
+    const usage = n.usage === undefined ? undefined : usageFor(n.usage, session.agent === profile.agent, sink)
+    if (usage && Object.keys(usage).length > 0) node.usage = usage
     if (n.toolCalls?.length) node.toolCalls = n.toolCalls.map((c) => ({ ...c }))
     const decision = thinkingDecision(n, session, profile.providerFamily)
     if (decision === 'keep') {
@@ -188,14 +215,15 @@ function mapCalls(item: Extract<Item, { type: 'calls' }>, session: Session, prof
     const texts =
       parts.length > 1 && pair.result
         ? splitResult(pair.result, parts.length)
-        : [{ text: pair.result?.content ?? NO_RESULT_TEXT, isError: pair.result?.isError === true }]
+        : [{ text: pair.result?.content ?? (failed(pair) ? FAILED_NO_RESULT_TEXT : NO_RESULT_TEXT), isError: failed(pair) }]
     parts.forEach((enc, k) => {
       const id = ids.take(k === 0 ? pair.call.id : `${pair.call.id}_${k + 1}`)
       const call: ToolCall = { id, name: enc.name, kind: toolKind(enc.name), arguments: enc.input }
       if (pair.call.subagentSessionId !== undefined) call.subagentSessionId = pair.call.subagentSessionId
       assistant.toolCalls!.push(call)
       const r = texts[k] ?? texts[0]!
-      results.push(resultNode(call, pair.result, `${pair.result?.nodeId ?? `${item.node.nodeId}:result`}${k ? `#${k + 1}` : ''}`, r.text, r.isError, item.node.createdAt))
+      const isError = r.isError || (parts.length === 1 && failed(pair))
+      results.push(resultNode(call, pair.result, `${pair.result?.nodeId ?? `${item.node.nodeId}:result`}${k ? `#${k + 1}` : ''}`, r.text, isError, item.node.createdAt))
     })
   }
   return [assistant, ...results]
@@ -233,7 +261,7 @@ function renderAsText(item: Extract<Item, { type: 'calls' }>, sink: WarningSink)
     const node: MessageNode = {
       nodeId: r?.nodeId ?? `${item.node.nodeId}:result${k}`,
       role: 'user',
-      content: `[Tool result: ${p.call.name}${r?.isError ? ' (error)' : ''}]\n${r?.content ?? NO_RESULT_TEXT}`,
+      content: `[Tool result: ${p.call.name}${failed(p) ? ' (error)' : ''}]\n${r?.content ?? (failed(p) ? FAILED_NO_RESULT_TEXT : NO_RESULT_TEXT)}`,
     }
     const when = r?.createdAt ?? item.node.createdAt
     if (when !== undefined) node.createdAt = when

@@ -81,3 +81,36 @@ describe('foreign input-token counts', () => {
     expect(warnings.find((w) => w.kind === 'input-usage-dropped')).toBeUndefined()
   })
 })
+
+describe('server-side tools', () => {
+  /** `[server_tool_use web_search, web_search_tool_result, text]` as the Claude Code reader gives it. */
+  function claudeSearch(): Session {
+    const s = newSession('claude-code', 'src-2', 'test', ['/src/s.jsonl'])
+    const nodes: MessageNode[] = [
+      { nodeId: 'u1', role: 'user', content: 'what is new in node 24?' },
+      { nodeId: 'a1', role: 'assistant', content: 'Node 24 ships V8 13.6.', toolCalls: [call('srvtoolu_01', 'web_search', { query: 'node 24 release notes' }, { status: 'completed' })] },
+      { nodeId: 'u2', role: 'user', content: 'thanks' },
+    ]
+    nodes.forEach((n, i) => i > 0 && (n.parentNodeId = nodes[i - 1]!.nodeId))
+    return { ...s, workingDirectory: '/home/ana/src/app', nodes }
+  }
+
+  for (const target of AGENTS.filter((a) => a.capabilities.canWrite)) {
+    it(`${target.id}: the search is text before the answer, not a client call awaiting a result`, () => {
+      const { session } = prepareForTarget(claudeSearch(), targetProfile(target), { textOnly: false })
+      expect(session.nodes.map((n) => n.role)).toEqual(['user', 'assistant', 'user'])
+      const a = session.nodes[1]!
+      expect(a.toolCalls).toBeUndefined()
+      expect(a.content).toBe('[web_search run by the provider: "node 24 release notes"]\n\nNode 24 ships V8 13.6.')
+      expect(a.content.endsWith('Node 24 ships V8 13.6.')).toBe(true)
+    })
+  }
+
+  it('a Codex web_search_call is text too', () => {
+    const s = codexSession()
+    s.nodes[1]!.toolCalls!.push(call('ws_1', 'web_search', { type: 'search', query: 'vitest 4' }, { status: 'completed' }))
+    const { session } = prepareForTarget(s, targetProfile(AGENTS.find((a) => a.id === 'claude-code')!), { textOnly: false })
+    expect(session.nodes[1]!.toolCalls!.map((c) => c.id)).not.toContain('ws_1')
+    expect(session.nodes[1]!.content.startsWith('[web_search run by the provider: "vitest 4"]')).toBe(true)
+  })
+})

@@ -73,7 +73,8 @@ export function prepareForTarget(session: Session, profile: TargetProfile, optio
   const items = pairResults(adapted, sink)
   const ids = new IdAllocator(profile.vocabulary, sink)
   const out: MessageNode[] = []
-  for (const item of items) {
+  for (const raw of items) {
+    const item = raw.type === 'calls' ? serverCallsAsText(raw, session, sink) : raw
     if (item.type === 'message') out.push(item.node)
     else if (options.textOnly) out.push(...renderAsText(item, sink))
     else out.push(...mapCalls(item, session, profile, ids, sink))
@@ -202,6 +203,43 @@ function resultNode(call: ToolCall, source: MessageNode | undefined, nodeId: str
   const when = source?.createdAt ?? at
   if (when !== undefined) node.createdAt = when
   return node
+}
+
+/**
+ * Tools the provider runs on its side (Anthropic server tools: `server_tool_use` blocks, ids
+ * `srvtoolu_...`, answered by `web_search_tool_result`... in the same message; OpenAI hosted tools:
+ * Codex `web_search_call` / `image_generation_call` items, which have no output item). Source:
+ * Anthropic Messages API docs "Server tools"; codex-rs protocol `ResponseItem::WebSearchCall`.
+ */
+const SERVER_TOOL_NAMES = new Set(['web_search', 'web_fetch', 'code_execution', 'bash_code_execution', 'text_editor_code_execution', 'image_generation'])
+
+/** True when `call` of a `session.agent` session was run by the provider, not by the agent. */
+export function isServerToolCall(call: ToolCall, agent: Session['agent']): boolean {
+  if (agent !== 'claude-code' && agent !== 'codex') return false
+  return call.id.startsWith('srvtoolu_') || SERVER_TOOL_NAMES.has(call.name)
+}
+
+/**
+ * Server-side calls are not client tool calls in the target (issue 14): written as text in front of
+ * the message's text, where the provider ran them (`[server_tool_use, web_search_tool_result, text]`),
+ * never as a call waiting for a result. The other calls stay. Returns a message item when none is left.
+ */
+function serverCallsAsText(item: Extract<Item, { type: 'calls' }>, session: Session, sink: WarningSink): Item {
+  const server = item.pairs.filter((p) => isServerToolCall(p.call, session.agent))
+  if (server.length === 0) return item
+  sink.add({ kind: 'tools-as-text', count: server.length })
+  const markers = server.map((p) => {
+    const a = p.call.arguments as { query?: unknown; url?: unknown } | null
+    const what = typeof a?.query === 'string' ? `"${a.query}"` : typeof a?.url === 'string' ? a.url : argsText(p.call.arguments)
+    const failedNote = failed(p) ? ' (failed)' : ''
+    const result = p.result?.content?.trim() ? `\n${p.result.content}` : ''
+    return `[${p.call.name} run by the provider${failedNote}: ${what}]${result}`
+  })
+  const node: MessageNode = { ...item.node, content: [...markers, item.node.content].filter((x) => x.trim() !== '').join('\n\n') }
+  const pairs = item.pairs.filter((p) => !server.includes(p))
+  if (pairs.length > 0) return { type: 'calls', node, pairs }
+  delete node.toolCalls
+  return { type: 'message', node }
 }
 
 /** Native mode: map each call to the target's vocabulary, split fan-outs, add missing results. */

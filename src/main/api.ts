@@ -140,7 +140,7 @@ export function createApi(context: AppContext): SepiaService {
     ready: () => init(),
     ...createCatalogMethods({ library, init: () => init(), ...(context.appDataDir ? { appDataDir: context.appDataDir } : {}) }),
     // Timeline (rows, CSV/JSONL export) and the agent settings view: src/main/timeline/api.ts.
-    ...createTimelineMethods({ library, agents: AGENTS, ctx, init: () => init(), paths }),
+    ...createTimelineMethods({ library, agents: guardAgents(AGENTS), ctx, init: () => init(), paths }),
     paths,
     async getAppInfo(): Promise<AppInfo> {
       return { name: 'Sepia', version: context.version, mode: context.mode, irVersion: IR_VERSION, platform: context.platform }

@@ -13,6 +13,7 @@ import type { ReadContext, StoreRef } from '../types'
 import { type Json, obj, str } from './content'
 import { scanTranscript } from './scan'
 import { Transcript } from './transcript'
+import { readRegularFile } from '../../util/regular-file'
 
 /** Store generation of a top-level session file. */
 export const FORMAT_SESSION = 'claude-code-jsonl'
@@ -29,7 +30,7 @@ async function readMeta(ref: StoreRef, session: Session): Promise<Json | undefin
   const path = ref.files.find((f) => f.endsWith('.meta.json'))
   if (!path) return undefined
   try {
-    return obj(JSON.parse(await readFile(path, 'utf8')))
+    return obj(JSON.parse(await readRegularFile(path)))
   } catch (e) {
     addDiagnostic(session, { severity: 'warning', path, message: `sub-agent metadata is unreadable (${(e as Error).message}); ignored` })
     return undefined

@@ -25,6 +25,7 @@ import { chainNodes, NodeIds, num, str, usageOf } from './common'
 import type { LegacyHints } from './discover'
 import { apiHistoryToNodes } from './legacy-api'
 import { uiMessagesToNodes } from './legacy-ui'
+import { readRegularFile } from '../../util/regular-file'
 
 /**
  * Read a legacy task. Bad content becomes diagnostics; rejects with `READ_FAILED` only when
@@ -138,7 +139,7 @@ function legacyMetadata(
 async function readArray(path: string, session: Session): Promise<unknown[] | undefined> {
   let text: string
   try {
-    text = await readFile(path, 'utf8')
+    text = await readRegularFile(path)
   } catch (err) {
     addDiagnostic(session, { severity: 'error', path, message: `Could not read the file: ${(err as Error).message}` })
     return undefined
@@ -158,7 +159,7 @@ async function readArray(path: string, session: Session): Promise<unknown[] | un
 
 async function readObject(path: string, session: Session): Promise<Record<string, unknown> | undefined> {
   try {
-    const v = tryParseJson(await readFile(path, 'utf8'))
+    const v = tryParseJson(await readRegularFile(path))
     if (isRecord(v)) return v
     addDiagnostic(session, { severity: 'warning', path, message: `${basename(path)} is not a JSON object; ignored.` })
   } catch (err) {

@@ -166,3 +166,20 @@ describe('editedExistingFile (issue 14 point 4)', () => {
     expect(r.map((n) => [n.toolCallId, n.content])).toEqual([[calls[1]!.id, 'The content was successfully saved to a.txt.']])
   })
 })
+
+describe('interrupted call in the UI log (issue 14 point 4)', () => {
+  it('a command asked, never answered, then resume_task: failed and marked interrupted, with no result', async () => {
+    const { tempDir, writeJson } = await import('./test-helpers')
+    const h = tempDir()
+    const src = join(HOMES[0]!.home, HOMES[0]!.storage, 'tasks/1797000100000')
+    const ui = (JSON.parse(readFileSync(join(src, 'ui_messages.json'), 'utf8')) as Record<string, unknown>[]).map(({ conversationHistoryIndex: _c, ...m }) => m)
+    writeJson(join(h, HOMES[0]!.storage, 'tasks/1797000100000/ui_messages.json'), ui)
+    const s = (await readHome(cline, h)).byId('1797000100000')
+    // Raw: one `ask: command`, then `resume_task`, and no command_output anywhere.
+    expect(ui.filter((m) => m.ask === 'command')).toHaveLength(1)
+    expect(ui.some((m) => m.say === 'command_output')).toBe(false)
+    const calls = s.nodes.flatMap((n) => n.toolCalls ?? [])
+    expect(calls.map((c) => [c.name, c.status, c.metadata])).toEqual([['execute_command', 'failed', { interrupted: true }]])
+    expect(s.nodes.some((n) => n.role === 'tool')).toBe(false)
+  })
+})

@@ -26,6 +26,8 @@
  * - `lastCheckpointHash` → checkpoints {ref, kind: 'shadow-git', createdAt: ts}.
  * - A say text still `partial: true` (the stream never finished in the UI) holds a fragment; the
  *   full text is the API history's assistant text that starts with it (`fullTexts`).
+ * - A call of a request with no result when `resume_task` follows was interrupted: `status: failed`,
+ *   `metadata.interrupted`.
  * - `completion_result` loses the `HAS_CHANGES` marker Cline appends (AttemptCompletionHandler).
  * - A file tool's result (`[name for 'path'] Result:`) pairs with the waiting call of that name
  *   and path, not the oldest call of that name.
@@ -65,6 +67,8 @@ export function uiMessagesToNodes(items: unknown[], session: Session, file: stri
   let lastCall: ToolCall | undefined
   let lastResult: MessageNode | undefined
   let awaiting: ToolCall[] = []
+  /** Calls made since the last `api_req_started`: unanswered ones at a `resume_task` were interrupted. */
+  let sinceRequest: ToolCall[] = []
   const results = new Set<string>()
   const checkpoints = new Set(session.checkpoints.map((c) => c.ref))
   /** The UI text each call was made from, to drop an ask/say pair recording the same call twice. */
@@ -91,6 +95,7 @@ export function uiMessagesToNodes(items: unknown[], session: Session, file: stri
     if (lastCall && !results.has(lastCall.id) && cur?.toolCalls?.includes(lastCall) && rawOf.get(lastCall) === raw) return
     const c = makeToolCall(ids.take(`ui-${ts ?? session.nodes.length}`), name, args)
     rawOf.set(c, raw)
+    sinceRequest.push(c)
     const node = assistant(m, ts)
     ;(node.toolCalls ??= []).push(c)
     lastCall = c
@@ -127,6 +132,15 @@ export function uiMessagesToNodes(items: unknown[], session: Session, file: stri
       session.checkpoints.push({ ref: hash, kind: 'shadow-git', ...(ts !== undefined ? { createdAt: ts } : {}) })
     }
     if (typeof m.reasoning === 'string' && m.reasoning && kind !== 'reasoning') addThinking(assistant(m, ts), m.reasoning)
+    if (kind === 'resume_task' || kind === 'resume_completed_task') {
+      // The task was stopped and reopened: a call of the stopped request with no result never ran.
+      for (const c of sinceRequest) {
+        if (results.has(c.id)) continue
+        c.status = 'failed'
+        c.metadata = { ...c.metadata, interrupted: true }
+      }
+      sinceRequest = []
+    }
 
     switch (kind) {
       case 'task':
@@ -145,6 +159,7 @@ export function uiMessagesToNodes(items: unknown[], session: Session, file: stri
         cur = undefined
         const info = tryParseJson(text)
         if (!isRecord(info)) return
+        sinceRequest = []
         usage = usageOf({ inputTokens: info.tokensIn, outputTokens: info.tokensOut, cacheWriteTokens: info.cacheWrites, cacheReadTokens: info.cacheReads, cost: info.cost })
         if (typeof info.request === 'string') requestResult(info.request, ts)
         return

@@ -31,8 +31,9 @@ import { CHECKPOINT_USAGE, runCheckpointCommand } from './checkpoints'
 import { SEARCH_USAGE, runSearch } from './search'
 import { USAGE_USAGE, runUsage } from './usage'
 import { TIMELINE_USAGE, runTimeline } from './timeline'
-import { CONVERT_USAGE, runConvert } from './convert'
+import { CONVERT_USAGE, runConvert, wrapList } from './convert'
 import { DOCTOR_USAGE, runDoctor } from './doctor'
+import { AGENTS } from '../main/agents/registry'
 
 const USAGE = `Usage:
   sepia list  [--home DIR] [--all] [--json]     list sessions (agent, project, title); --all adds the ones their agent hides
@@ -42,6 +43,8 @@ const USAGE = `Usage:
 ${EXPORT_USAGE}${CHECKPOINT_USAGE}${SEARCH_USAGE}${USAGE_USAGE}${TIMELINE_USAGE}${CONVERT_USAGE}${DOCTOR_USAGE}Options:
   --home DIR   read this home folder instead of yours (repeat for several)
   --json       machine-readable output
+  --agent ID   one of the agents Sepia reads:
+${wrapList(AGENTS.map((a) => a.id), ' '.repeat(15))}
 `
 
 /** Run the CLI with `argv` (without node and script). Resolves the exit code. */

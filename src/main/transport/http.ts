@@ -94,7 +94,14 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
   }
 
   async function serveStatic(res: ServerResponse, pathname: string): Promise<void> {
-    const rel = pathname === '/' ? 'index.html' : decodeURIComponent(pathname).replace(/^\/+/, '')
+    let decoded: string
+    try {
+      decoded = decodeURIComponent(pathname)
+    } catch {
+      // A malformed % escape is the client's error, not the server's (issue 16).
+      return sendJson(res, 400, refusal('BAD_ARGUMENT', 'The request path has a malformed % escape.'))
+    }
+    const rel = pathname === '/' ? 'index.html' : decoded.replace(/^\/+/, '')
     const file = normalize(join(options.rendererDir, rel))
     if (file !== options.rendererDir && !file.startsWith(options.rendererDir.replace(/[\\/]+$/, '') + sep)) {
       return sendJson(res, 403, refusal('UNAUTHORIZED', 'Outside the app folder.'))

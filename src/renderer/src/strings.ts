@@ -126,7 +126,9 @@ export const strings = {
     shortcuts: (mod: string): [string, string][] => [
       ['↑ ↓  j k', 'move through sessions'],
       ['Enter', 'open the session'],
-      [`/  ${mod}F`, 'filter or search'],
+      ['/', 'filter or search'],
+      [`${mod}F`, 'find in the open session'],
+      [`${mod}G`, 'open a session by id'],
       [`${mod}K`, 'command palette'],
       ['Esc', 'close a dialog'],
     ],
@@ -219,6 +221,26 @@ export const strings = {
     cacheWrite: (n: string) => `${n} cache write`,
     thinkingTokens: (n: string) => `${n} thinking`,
     cost: (usd: string) => usd,
+  },
+
+  find: {
+    label: 'Find in this session',
+    placeholder: 'Find in this session…',
+    /** "3 of 12" (messages with a match). */
+    position: (i: number, n: number) => `${nf.format(i)} of ${nf.format(n)}`,
+    none: 'No matches',
+    more: 'more matches than shown',
+    next: 'Next match (Enter)',
+    prev: 'Previous match (Shift+Enter)',
+    close: 'Close (Esc)',
+  },
+
+  openById: {
+    title: 'Open a session by id',
+    label: 'Session id',
+    hint: 'The id an agent prints or a file name without its extension, e.g. 9f0c2b1e-…',
+    open: 'Open',
+    notFound: (id: string) => `No session with the id "${id}" is in the open folders. Check the id, or open the folder that holds it.`,
   },
 
   roles: {

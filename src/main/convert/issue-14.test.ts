@@ -97,8 +97,10 @@ describe('server-side tools', () => {
 
   for (const target of AGENTS.filter((a) => a.capabilities.canWrite)) {
     it(`${target.id}: the search is text before the answer, not a client call awaiting a result`, () => {
-      const { session } = prepareForTarget(claudeSearch(), targetProfile(target), { textOnly: false })
+      const { session, warnings } = prepareForTarget(claudeSearch(), targetProfile(target), { textOnly: false })
       expect(session.nodes.map((n) => n.role)).toEqual(['user', 'assistant', 'user'])
+      // The source did not "lose" the search's result: the provider answered it in the same message.
+      expect(warnings.find((w) => w.kind === 'unpaired-call-result-added')).toBeUndefined()
       const a = session.nodes[1]!
       expect(a.toolCalls).toBeUndefined()
       expect(a.content).toBe('[web_search run by the provider: "node 24 release notes"]\n\nNode 24 ships V8 13.6.')

@@ -70,7 +70,7 @@ export function prepareForTarget(session: Session, profile: TargetProfile, optio
   const sink = new WarningSink()
   const nodes = filterNodes(session, sink)
   const adapted = nodes.map((n) => adaptNode(n, session, profile, sink)).filter((n): n is MessageNode => n !== undefined)
-  const items = pairResults(adapted, sink)
+  const items = pairResults(adapted, sink, (c) => isServerToolCall(c, session.agent))
   const ids = new IdAllocator(profile.vocabulary, sink)
   const out: MessageNode[] = []
   for (const raw of items) {

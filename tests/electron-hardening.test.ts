@@ -3,7 +3,7 @@
  * own folders, argument shapes checked in main, and the fuses in the packaging config. Reads the
  * built bundle (out/main/index.js, after `npx electron-vite build`) and electron-builder.yml.
  */
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -36,7 +36,8 @@ describe('Electron hardening', () => {
   it('checks every method\'s argument shapes in main', () => {
     expect(Object.keys(API_ARGS).sort()).toEqual([...API_METHODS].sort())
     expect(checkArgs('getSession', ['claude-code', 'x'])).toBeUndefined()
-    expect(checkArgs('getSession', [{}, 'x'])).toMatchObject({ code: 'BAD_ARGUMENT' })
+    expect(checkArgs('getSession', ['cline', 42])).toMatchObject({ code: 'BAD_ARGUMENT' })
+    expect(checkArgs('getSession', [{}, 'x'])).toMatchObject({ code: 'UNKNOWN_AGENT' })
     expect(checkArgs('openHome', [])).toMatchObject({ code: 'BAD_ARGUMENT' })
     expect(checkArgs('getAppInfo', [1])).toMatchObject({ code: 'BAD_ARGUMENT' })
     expect(checkArgs('restoreCheckpoint', ['a', 'b', 'c', []])).toMatchObject({ code: 'BAD_ARGUMENT' })
@@ -52,7 +53,9 @@ describe('Electron hardening', () => {
   })
 
   it.runIf(existsSync(join(ROOT, 'out', 'main', 'index.js')))('the built main bundle validates senders and arguments and limits file: URLs', () => {
-    const main = readFileSync(join(ROOT, 'out', 'main', 'index.js'), 'utf8')
+    // The main bundle and its chunks.
+    const dir = join(ROOT, 'out', 'main')
+    const main = readdirSync(dir, { recursive: true }).map(String).filter((f) => f.endsWith('.js')).map((f) => readFileSync(join(dir, f), 'utf8')).join('\n')
     expect(main).toContain('This request did not come from the Sepia window.')
     expect(main).toContain('takes at most')
     expect(main).toContain('fileURLToPath')

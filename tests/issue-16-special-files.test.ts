@@ -57,3 +57,21 @@ describe.runIf(posix)('issue 16: special files', () => {
     expect(JSON.stringify(row)).toContain('nested more than 64 levels')
   })
 })
+
+describe('issue 16: empty session files', () => {
+  it('an empty or {} session file is a diagnostic, not a silent 0-message session', async () => {
+    const home = tmp('empty')
+    const dir = join(home, '.claude', 'projects', '-tmp-p')
+    mkdirSync(dir, { recursive: true })
+    writeFileSync(join(dir, '11111111-2222-4333-8444-000000000001.jsonl'), '')
+    writeFileSync(join(dir, '11111111-2222-4333-8444-000000000002.jsonl'), '{}\n')
+    const api = createApi({ mode: 'browser', version: '9', platform: 'linux', homes: [home], fixturesDir: join(ROOT, 'fixtures'), env: {}, ownHome: tmp('own'), appDataDir: tmp('data') })
+    const lib = await api.getLibrary({ refresh: true })
+    const empty = lib.sessions.filter((x) => x.messageCount === 0)
+    expect(empty).toHaveLength(2)
+    for (const s of empty) {
+      const full = await api.getSession(s.agent, s.id)
+      expect(full.diagnostics.map((d) => d.message).join(' '), s.id).toMatch(/empty|holds only/)
+    }
+  })
+})

@@ -20,10 +20,11 @@
  * link (or sits in a linked folder) pointing outside the opened home is skipped with a diagnostic.
  */
 import { randomBytes } from 'node:crypto'
-import { lstat, realpath } from 'node:fs/promises'
+import { lstat, readFile, realpath, stat } from 'node:fs/promises'
 import { dirname, isAbsolute, relative, resolve } from 'node:path'
 import { SepiaError } from '../shared/api'
-import type { Diagnostic } from '../shared/ir'
+import type { Diagnostic, Session } from '../shared/ir'
+import { addDiagnostic } from './ir/build'
 import { clampDepth } from './ir/depth'
 import type { AgentDefinition, StoreRef } from './agents/types'
 import type { HomeLayout } from './platform'
@@ -295,7 +296,28 @@ export function guardAgents(agents: readonly AgentDefinition[]): AgentDefinition
     async read(ref, ctx) {
       const session = await agent.read(ref, ctx)
       clampDepth(session) // hostile nesting must not overflow clone/serialise/render (ir/depth.ts)
+      await noteEmpty(session)
       return session
     },
   }))
+}
+
+/**
+ * A session read with no message and no diagnostic whose file is empty, or holds only `{}` / `[]`,
+ * gets a diagnostic saying so (issue 16: such files were listed as silent 0-message sessions).
+ */
+async function noteEmpty(session: Session): Promise<void> {
+  if (session.nodes.length > 0 || session.diagnostics.length > 0) return
+  const file = session.source.files[0]
+  if (!file) return
+  try {
+    const st = await stat(file)
+    if (!st.isFile() || st.size > 64) return
+    const text = (await readFile(file, 'utf8')).trim()
+    if (text === '' || text === '{}' || text === '[]' || text === 'null') {
+      addDiagnostic(session, { severity: 'warning', path: file, line: 1, message: text === '' ? 'This session file is empty: there is nothing to show.' : `This session file holds only "${text}": no messages to show.` })
+    }
+  } catch {
+    // unreadable: the reader already said so, or the file is gone
+  }
 }

@@ -2,7 +2,7 @@
  * electron-builder `afterPack` hook: flips Electron's fuses in the packaged binary (Electron's
  * security checklist; issue 16). electron-builder 25 has no `electronFuses` option (it arrived in
  * 26), so the fuses are set here with @electron/fuses, the library electron-builder 26 uses.
- * Packaging needs `npm install -D @electron/fuses` (not a dependency of tests or of the app).
+ * @electron/fuses is a devDependency (packaging only; not used by tests or the app).
  */
 const { join } = require('node:path')
 

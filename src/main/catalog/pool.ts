@@ -25,6 +25,25 @@ type WorkerMessage = { type: 'item'; item: IndexedRef } | { type: 'text'; done: 
  */
 export const WORKER_HEAP_MB = 512
 
+/**
+ * The built worker file for a bundled module at `here` (a file: URL), or undefined. The bundler
+ * (electron-vite / Rollup) may put this module in `out/main/chunks/host-*.js` while the worker
+ * entry is `out/main/catalog-worker.js`, so the module's own folder and its parent are both
+ * looked in (issue 15: the built bundle never started its workers).
+ */
+export function builtWorkerPath(here: string): string | undefined {
+  for (const rel of ['./catalog-worker.js', '../catalog-worker.js']) {
+    const p = fileURLToPath(new URL(rel, here))
+    if (existsSync(p)) return p
+  }
+  return undefined
+}
+
+/** With SEPIA_DEBUG_WORKERS=1, one line on stderr says how indexing runs (tests read it). */
+function report(mode: string): void {
+  if (process.env['SEPIA_DEBUG_WORKERS'] === '1') process.stderr.write(`sepia: indexing worker ${mode}\n`)
+}
+
 /** Start one indexing worker, or return undefined when that is impossible here. */
 export function startWorker(): Worker | undefined {
   const here = import.meta.url
@@ -34,12 +53,18 @@ export function startWorker(): Worker | undefined {
       const target = new URL('./worker.ts', here).href
       const tsxApi = pathToFileURL(createRequire(here).resolve('tsx/esm/api').replace(/index\.cjs$/, 'index.mjs')).href
       const code = `import(${JSON.stringify(tsxApi)}).then((m) => { m.register(); return import(${JSON.stringify(target)}) })`
+      report('started (sources)')
       return new Worker(code, { eval: true, resourceLimits })
     }
-    const built = new URL('./catalog-worker.js', here)
-    if (!existsSync(fileURLToPath(built))) return undefined
+    const built = builtWorkerPath(here)
+    if (!built) {
+      report('missing: indexing on the calling thread')
+      return undefined
+    }
+    report(`started ${built}`)
     return new Worker(built, { resourceLimits })
-  } catch {
+  } catch (e) {
+    report(`failed (${(e as Error).message}): indexing on the calling thread`)
     return undefined
   }
 }

@@ -182,7 +182,7 @@ export class Refresher {
   private async read(refs: StoreRef[], bytes: number, onItem: (i: IndexedRef) => void): Promise<void> {
     if (refs.length === 0) return
     const want = this.options.workers ?? Math.min(4, availableParallelism())
-    const threshold = this.options.workerThreshold ?? 32e6
+    const threshold = this.options.workerThreshold ?? (Number(process.env['SEPIA_WORKER_THRESHOLD_BYTES']) || 32e6)
     if (want > 0 && this.options.dbPath !== ':memory:' && bytes >= threshold) {
       const lists = splitBySize(refs, Math.min(want, refs.length))
       const workers = lists.map(() => startWorker())

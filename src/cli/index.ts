@@ -13,6 +13,7 @@
  *   sepia doctor [--home DIR] [--json] | --report FILE [--out DIR]   (src/cli/doctor.ts)
  *   sepia convert <session-id> --to <agent> [--target-home DIR] [--project DIR] [--dry-run] [--text-only]
  *                                   (src/cli/convert.ts)
+ *   sepia mcp [--home DIR]...       MCP server over stdio (src/main/mcp/server.ts)
  *
  * Every command takes `--home DIR` (default: the user's home; repeatable) and `--json`.
  * Exit codes: 0 ok, 1 failure (message on stderr), 2 bad usage.
@@ -34,12 +35,14 @@ import { TIMELINE_USAGE, runTimeline } from './timeline'
 import { CONVERT_USAGE, runConvert, wrapList } from './convert'
 import { DOCTOR_USAGE, runDoctor } from './doctor'
 import { AGENTS } from '../main/agents/registry'
+import { runMcpServer } from '../main/mcp/server'
 
 const USAGE = `Usage:
   sepia list  [--home DIR] [--all] [--json]     list sessions (agent, project, title); --all adds the ones their agent hides
   sepia show  <session-id> [--agent ID] [--home DIR] [--json]
                                                 print a session (Markdown, or IR JSON)
   sepia serve [--home DIR] [--port N] [--demo]  serve the app on http://127.0.0.1
+  sepia mcp   [--home DIR]                      MCP server over stdio (search_sessions, get_session, ...)
 ${EXPORT_USAGE}${CHECKPOINT_USAGE}${SEARCH_USAGE}${USAGE_USAGE}${TIMELINE_USAGE}${CONVERT_USAGE}${DOCTOR_USAGE}Options:
   --home DIR   read this home folder instead of yours (repeat for several)
   --json       machine-readable output
@@ -170,6 +173,9 @@ export async function main(argv: string[], out: NodeJS.WritableStream = process.
         return await runConvert(api, rest, { to: values.to, agent: values.agent, targetHome: values['target-home'], project: values.project, dryRun: values['dry-run'], textOnly: values['text-only'], json: values.json }, out, err)
       case 'doctor':
         return await runDoctor(api, { json: values.json ?? false, ...(values.report !== undefined ? { report: values.report } : {}), ...(values.out !== undefined ? { out: values.out } : {}) }, out)
+      case 'mcp':
+        await runMcpServer(api, processContext({ mode: 'browser' }).version)
+        return -1
       case 'serve':
         return await runServe(api, { port: values.port ? Number(values.port) : 0, demo: values.demo ?? false }, out)
       default:

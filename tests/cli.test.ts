@@ -1,5 +1,5 @@
 /** `sepia list|show` on the real fixture homes, through `main()` with captured output. */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Writable } from 'node:stream'
@@ -52,6 +52,22 @@ describe('sepia CLI', () => {
     expect(r.out).toContain('claude-code (')
     expect(r.out).toContain('  /home/ana/src/ledger-api')
     expect(r.out).toContain('c79310a4-1627-4beb-8788-81d2e0fc6af8')
+  })
+
+  it('prints a sub-agent under its parent, even when the parent sits in another project group', async () => {
+    // fixtures/public-real/claude-code/pai-project-folder: agent-a35030a.jsonl names its parent
+    // session in its own records; that parent file has no cwd, so it is listed under (no project).
+    const home = join(ROOT, 'fixtures/public-real/claude-code/pai-project-folder/home')
+    const dir = join(home, '.claude/projects/-home-jenkins-Personal-AI-Infrastructure')
+    const parent = (JSON.parse(readFileSync(join(dir, 'agent-a35030a.jsonl'), 'utf8').split('\n')[0] ?? '') as { sessionId: string }).sessionId
+    const r = await run('list', '--home', home)
+    expect(r.code).toBe(0)
+    const lines = r.out.split('\n')
+    const p = lines.findIndex((l) => l.trim().startsWith(parent))
+    const c = lines.findIndex((l) => l.includes('└ a35030a'))
+    expect(p).toBeGreaterThan(-1)
+    expect(c).toBeGreaterThan(p)
+    expect(lines.slice(p + 1, c).every((l) => l.includes('└ '))).toBe(true)
   })
 
   it('shows a session as Markdown with its first prompt and tool calls with results', async () => {

@@ -201,7 +201,15 @@ function formatList(all: SessionSummary[], homes: string[], showHidden: boolean)
     lines.push('', `${agent} (${list.length})`)
     const byProject = new Map<string, SessionSummary[]>()
     for (const s of list) byProject.set(s.workingDirectory ?? '(no project)', [...(byProject.get(s.workingDirectory ?? '(no project)') ?? []), s])
-    for (const [project, ps] of byProject) {
+    // A sub-agent is printed under its parent (which may sit in another project group, e.g. a
+    // parent with no recorded folder); only a sub-agent whose parent is not listed stays in place.
+    const ids = new Set(list.map((s) => s.id))
+    const children = new Map<string, SessionSummary[]>()
+    for (const s of list) if (s.parentSessionId && ids.has(s.parentSessionId)) children.set(s.parentSessionId, [...(children.get(s.parentSessionId) ?? []), s])
+    for (const [project, all] of byProject) {
+      const tops = all.filter((s) => !(s.parentSessionId && ids.has(s.parentSessionId)))
+      if (tops.length === 0) continue
+      const ps = tops.flatMap((s) => [s, ...(children.get(s.id) ?? [])])
       lines.push(`  ${project}`)
       for (const s of ps) {
         const when = s.createdAt !== undefined ? new Date(s.createdAt).toISOString().replace('T', ' ').slice(0, 16) : '                '

@@ -40,6 +40,15 @@ const time = (v: unknown): number | undefined => {
 }
 const KNOWN = new Set<string>(KNOWN_EVENT_TYPES)
 
+/**
+ * ACP kinds of Copilot CLI tool names seen in the public real sessions (bash, read_bash,
+ * stop_bash, view, edit) and their siblings; other names go through the shared table.
+ */
+const COPILOT_KINDS: Record<string, ToolCall['kind']> = {
+  view: 'read', create: 'edit', str_replace: 'edit', read_bash: 'execute', write_bash: 'execute', stop_bash: 'execute', list_bash: 'execute', web_fetch: 'fetch',
+}
+const kindOf = (name: string): ToolCall['kind'] => COPILOT_KINDS[name.toLowerCase()] ?? toolKind(name)
+
 /** `<system_notification>…</system_notification>` → its inner text. */
 function untag(text: string): string {
   return text.replace(/<\/?[a-z_]+>/g, '').trim()
@@ -178,7 +187,7 @@ export async function readCopilotCliSession(ref: StoreRef, _ctx: ReadContext): P
           const callId = str(q?.toolCallId)
           if (!q || !callId) continue
           const name = str(q.name) ?? '(unnamed)'
-          const call: ToolCall = { id: callId, name, kind: toolKind(name), arguments: q.arguments }
+          const call: ToolCall = { id: callId, name, kind: kindOf(name), arguments: q.arguments }
           calls.set(callId, call)
           toolCalls.push(call)
         }

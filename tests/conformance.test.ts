@@ -49,6 +49,7 @@ const HOMES: Partial<Record<AgentId, () => string[]>> = {
   devin: () => [generated('devin', writeDevinHome)],
   cursor: () => [generated('cursor', writeCursorHome)],
   'cursor-agent': () => [generated('cursor-agent', writeAgentHome)],
+  'copilot-cli': () => ['agentv-permissions', 'agentv-eval-shutdown'].map((c) => join(REPO_ROOT, 'fixtures/public-real/copilot-cli', c, 'home')),
 }
 
 /** Cut the last non-empty line of a text file in half (a write interrupted mid-line). */

@@ -102,9 +102,21 @@ describe('sepia doctor', () => {
     }
   })
 
-  it('says plainly which stores it found but cannot read yet (Copilot CLI, Aider, Crush, Goose)', async () => {
+  it('reads every record of the public Copilot CLI sessions (census from the raw events.jsonl)', async () => {
+    for (const c of ['agentv-permissions', 'agentv-eval-shutdown']) {
+      const home = join(PUBLIC, 'copilot-cli', c, 'home')
+      const dir = join(home, '.copilot', 'session-state')
+      const lines = readFileSync(join(dir, readdirSync(dir)[0]!, 'events.jsonl'), 'utf8').split('\n').filter((l) => l.trim() !== '')
+      const report = JSON.parse((await run('doctor', '--home', home, '--json')).out) as HealthReport
+      const a = report.homes[0]!.agents.find((x) => x.agent === 'copilot-cli')!
+      expect(a.records).toBe(lines.length)
+      expect(a.unknownTypes).toEqual([])
+      expect(report.summary).toMatch(/^We read 100% of your \d+ records? in 1 session\.$/)
+    }
+  })
+
+  it('says plainly which stores it found but cannot read yet (Aider, Crush, Goose)', async () => {
     const cases: [string, string, string][] = [
-      ['copilot-cli/agentv-eval-shutdown', 'Copilot CLI', '.copilot/session-state/487fbe81-e917-46ad-a7c6-bf31cba53339/events.jsonl'],
       ['aider/zen-mcp-interrupted', 'Aider', 'git/github/zen-mcp-server/.aider.chat.history.md'],
       ['crush/dbos-api-error', 'Crush', 'codeZ/dbos-transact-golang/.crush/crush.db'],
       ['goose/empty-cli-session', 'Goose', '.local/share/goose/sessions/sessions.db'],

@@ -34,6 +34,7 @@ export const AGENT_IDS = [
   'codex',
   'opencode',
   'gemini',
+  'copilot-cli',
 ] as const
 
 /** One of {@link AGENT_IDS}. */

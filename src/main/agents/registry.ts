@@ -8,6 +8,7 @@ import { SepiaError } from '../../shared/api'
 import { claudeCode } from './claude-code'
 import { cline, pearai, rooCode } from './cline'
 import { codex } from './codex'
+import { copilotCli } from './copilot-cli'
 import { cursor } from './cursor'
 import { cursorAgent } from './cursor-agent'
 import { devin } from './devin'
@@ -17,7 +18,7 @@ import { opencode } from './opencode'
 import type { AgentDefinition } from './types'
 
 /** Every agent Sepia reads, in display order. */
-export const AGENTS: readonly AgentDefinition[] = [claudeCode, cline, rooCode, kiloCode, pearai, cursor, cursorAgent, codex, gemini, opencode, devin]
+export const AGENTS: readonly AgentDefinition[] = [claudeCode, cline, rooCode, kiloCode, pearai, cursor, cursorAgent, codex, gemini, opencode, devin, copilotCli]
 
 /** The definition of one agent. Throws SepiaError `UNKNOWN_AGENT` for an id with no reader. */
 export function agentById(id: AgentId | string): AgentDefinition {

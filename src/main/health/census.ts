@@ -65,6 +65,10 @@ function keyOf(agent: AgentId, r: Json, state: { version: string }): string | un
     if (typeof r.id === 'string') return str(r.type) ?? '(no type)'
     return 'header'
   }
+  if (agent === 'copilot-cli') {
+    if (r.type === 'session.start') state.version = str(obj(r.data)?.copilotVersion) ?? state.version
+    return str(r.type) ?? '(no type)'
+  }
   return undefined
 }
 

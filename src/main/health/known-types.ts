@@ -10,10 +10,12 @@
  *   src/main/agents/codex/items.ts reads or keeps as counts (`COUNTED_EVENTS` there).
  * - Gemini CLI: `type` of each message (`messages[]` of a JSON chat, or a JSONL line);
  *   src/main/agents/gemini/nodes.ts. JSONL lines that are not messages count as `header`, `$set`, `$rewindTo` (files.ts).
+ * - Copilot CLI: `type` of each `events.jsonl` line (`KNOWN_EVENT_TYPES`, src/main/agents/copilot-cli/read.ts).
  */
 import type { AgentId } from '../../shared/ir'
 import { METADATA_TYPES } from '../agents/claude-code/facts'
 import { CALL_TYPES, RESULT_TYPES } from '../agents/codex/tools'
+import { KNOWN_EVENT_TYPES as COPILOT_EVENTS } from '../agents/copilot-cli/read'
 
 const CODEX_EVENTS = [
   'user_message', 'agent_message', 'agent_reasoning', 'token_count', 'turn_aborted', 'item_completed', 'exec_command_end',
@@ -34,4 +36,5 @@ export const KNOWN_RECORD_TYPES: Partial<Record<AgentId, ReadonlySet<string>>> =
     ...CODEX_EVENTS.map((t) => `event_msg/${t}`),
   ]),
   gemini: new Set(['user', 'gemini', 'info', 'warning', 'error', 'header', '$set', '$rewindTo']),
+  'copilot-cli': new Set(COPILOT_EVENTS),
 }

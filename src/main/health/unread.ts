@@ -2,7 +2,6 @@
  * Stores of agents Sepia cannot read yet, found by their paths so that `sepia doctor` and the
  * Health view can say so plainly. Paths from each agent's docs and the public-real corpus
  * (../shared/samples/public-real/SOURCES.md "Layout"):
- * - Copilot CLI: `~/.copilot/session-state/<sessionId>/events.jsonl`.
  * - Aider: `<project>/.aider.chat.history.md` in a project's git root (anywhere under the home).
  * - Crush: `<project>/.crush/crush.db` (anywhere under the home).
  * - Goose: `~/.local/share/goose/sessions/sessions.db` (and `<appData>/goose/sessions/` elsewhere).
@@ -43,10 +42,6 @@ export async function findUnreadStores(layout: HomeLayout): Promise<UnreadStore[
     found.set(name, [...(found.get(name) ?? []), p])
   }
   const home = layout.home
-  for (const s of await list(join(home, '.copilot', 'session-state'))) {
-    const events = join(home, '.copilot', 'session-state', s.name, 'events.jsonl')
-    if (s.dir && (await exists(events))) note('Copilot CLI', events)
-  }
   const gooseDirs = [join(home, '.local', 'share', 'goose', 'sessions'), ...layout.appDataRoots.map((r) => join(r, 'goose', 'sessions')), ...layout.appDataRoots.map((r) => join(r, 'Block', 'goose', 'sessions'))]
   for (const d of [...new Set(gooseDirs)]) {
     const db = join(d, 'sessions.db')

@@ -2,8 +2,9 @@
  * Issue 7 "Checkpoints / Restore", in a real browser, on the real stores' checkpoints:
  *
  * - Cline (fixtures/real/cline): a temp copy of the home with the project rebuilt from
- *   `project.bundle` inside it. The recorded project (/home/ana/src/invoice-service) is not on
- *   this computer, so the dialog says so and asks for a folder; the typed folder holds the
+ *   `project.bundle` inside it. The recorded project (/home/ana/src/invoice-service) is rewritten
+ *   in the copy's session files to a path inside a temp folder that does not exist (so the test
+ *   holds on a machine that has /home/ana/src/invoice-service); the dialog says so and asks for a folder; the typed folder holds the
  *   checkpoint commits, the run-2 stash is previewed (NOTES.md changed, with its diff), written
  *   into that folder, checked byte for byte, and undone.
  * - Claude Code (fixtures/real/claude-code): a temp copy of the home used as the app's own home,
@@ -13,7 +14,7 @@
  * Homes, projects and the app's data folder are temp folders. Screenshots:
  * test-results/checkpoints-*.png (light and dark).
  */
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -65,6 +66,15 @@ describe.skipIf(skip !== undefined)('checkpoints and restore in the browser', ()
     const RUN2 = 'e95b85770d55bcdf2956a609040317216101fb20'
     const home = temp('cline-home')
     cpSync(join(ROOT, 'fixtures/real/cline/home'), home, { recursive: true })
+    // The recorded project, moved into a temp folder where it surely does not exist.
+    const gone = join(temp('cline-gone'), 'src', 'invoice-service')
+    const sessions = join(home, '.cline/data/sessions')
+    for (const id of readdirSync(sessions)) {
+      for (const name of readdirSync(join(sessions, id)).filter((n) => n.endsWith('.json'))) {
+        const f = join(sessions, id, name)
+        writeFileSync(f, readFileSync(f, 'utf8').replaceAll('/home/ana/src/invoice-service', gone))
+      }
+    }
     const proj = join(home, 'src', 'invoice-service')
     projectFromBundle(join(ROOT, 'fixtures/real/cline/project.bundle'), proj)
     writeFileSync(join(proj, 'NOTES.md'), 'scratch\n')
@@ -78,10 +88,10 @@ describe.skipIf(skip !== undefined)('checkpoints and restore in the browser', ()
     const dialog = page.getByTestId('checkpoints-dialog')
     expect(await dialog.getAttribute('aria-modal')).toBe('true')
     await poll(() => dialog.getByTestId('checkpoint-row').count()).toBe(2)
-    expect(await dialog.getByTestId('checkpoint-target-note').innerText()).toContain('/home/ana/src/invoice-service is not on this computer')
+    expect(await dialog.getByTestId('checkpoint-target-note').innerText()).toContain(`${gone} is not on this computer`)
     const run2 = dialog.locator(`[data-testid="checkpoint-row"][data-checkpoint-id="${RUN2}"]`)
     expect(await run2.innerText()).toContain('Run 2: before "[resume] Continue: re-read NOTES.md."')
-    expect(await run2.getByTestId('checkpoint-problem').innerText()).toContain('not in /home/ana/src/invoice-service')
+    expect(await run2.getByTestId('checkpoint-problem').innerText()).toContain(`not in ${gone}`)
     expect(await run2.getByTestId('checkpoint-preview').isDisabled()).toBe(true)
     await page.screenshot({ path: join(shots, 'checkpoints-needs-folder.png') })
     expect(await seriousViolations(page, '[data-testid="checkpoints-dialog"]')).toEqual([])

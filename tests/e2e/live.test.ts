@@ -40,8 +40,8 @@ describe.skipIf(skip !== undefined)('live updates', () => {
     await page.locator('[data-testid="session-view"][data-complete="true"]').waitFor({ timeout: 20_000 })
     // A marker that a page reload would lose.
     await page.evaluate(() => ((window as unknown as { liveMarker: number }).liveMarker = 42))
-    // Let the first getChanges call start watching.
-    await page.waitForTimeout(2500)
+    // Let a getChanges call start watching: wait for one to be answered (a condition, not a time).
+    await page.waitForResponse((r) => r.url().endsWith('/api/getChanges') && r.ok(), { timeout: 20_000 })
   })
 
   afterAll(async () => {

@@ -123,7 +123,7 @@ describe.skipIf(skip !== undefined)('browser mode: no request leaves loopback', 
     }
     // Views added later (search, usage, timeline, exports...): visit any tab or nav hook present.
     for (const id of ['search', 'search-input', 'usage', 'timeline', 'checkpoints', 'export', 'convert']) if (await clickAll(page.getByTestId(id), 1)) visited.push(id)
-    await page.waitForTimeout(300)
+    await page.waitForLoadState('networkidle') // the last clicks' requests are answered (a condition, not a time)
     console.log(`no-network e2e: visited ${[...new Set(visited)].join(', ')}; ${requests.length} requests, all checked`)
     expect(visited).toContain('session')
     expect(visited).toContain('tool-call')

@@ -35,6 +35,7 @@ import { TIMELINE_USAGE, runTimeline } from './timeline'
 import { CONVERT_USAGE, runConvert, wrapList } from './convert'
 import { DOCTOR_USAGE, runDoctor } from './doctor'
 import { AGENTS } from '../main/agents/registry'
+import { projectKey } from '../shared/project-key'
 import { runMcpServer } from '../main/mcp/server'
 
 const USAGE = `Usage:
@@ -200,7 +201,14 @@ function formatList(all: SessionSummary[], homes: string[], showHidden: boolean)
   for (const [agent, list] of byAgent) {
     lines.push('', `${agent} (${list.length})`)
     const byProject = new Map<string, SessionSummary[]>()
-    for (const s of list) byProject.set(s.workingDirectory ?? '(no project)', [...(byProject.get(s.workingDirectory ?? '(no project)') ?? []), s])
+    // One folder recorded in two spellings (Windows drive-letter case) is one project.
+    const shown = new Map<string, string>()
+    for (const s of list) {
+      const key = projectKey(s.workingDirectory)
+      if (!shown.has(key)) shown.set(key, s.workingDirectory?.trim() || '(no project)')
+      const name = shown.get(key)!
+      byProject.set(name, [...(byProject.get(name) ?? []), s])
+    }
     // A sub-agent is printed under its parent (which may sit in another project group, e.g. a
     // parent with no recorded folder); only a sub-agent whose parent is not listed stays in place.
     const ids = new Set(list.map((s) => s.id))

@@ -5,6 +5,7 @@
  */
 import type { AgentInfo, Library } from '../../shared/api'
 import type { AgentId, SessionSummary } from '../../shared/ir'
+import { projectKey } from '../../shared/project-key'
 import { firstLine, lastFolderName, sessionKey } from './format'
 import { strings } from './strings'
 
@@ -96,7 +97,7 @@ export function buildLibraryTree(library: Library, filter = '', showHidden = fal
     let projects = byAgent.get(agent)
     if (!projects) byAgent.set(agent, (projects = new Map()))
     const path = node.summary.workingDirectory?.trim() ? node.summary.workingDirectory : undefined
-    const pkey = `${agent}::${path ?? ''}`
+    const pkey = `${agent}::${projectKey(path)}`
     let group = projects.get(pkey)
     if (!group) {
       group = { key: pkey, name: path ? lastFolderName(path) : strings.library.noProject, sessions: [], count: 0 }

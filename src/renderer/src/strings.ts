@@ -189,8 +189,17 @@ export const strings = {
   } satisfies Record<ErrorCode, string>,
 
   diagnostics: {
-    libraryTitle: (problems: number, files: number) =>
-      `${plural(files, 'file', 'files')} could not be read completely (${plural(problems, 'problem', 'problems')}). Everything else is shown.`,
+    /**
+     * The banner over a list of diagnostics. Only `error` diagnostics mean something was left out;
+     * warnings and notes (a branch that starts anew, an unknown record kind counted) lost nothing.
+     */
+    libraryTitle: (list: readonly { path: string; severity: string }[]) => {
+      const errors = list.filter((d) => d.severity === 'error')
+      const files = new Set((errors.length ? errors : list).map((d) => d.path)).size
+      return errors.length
+        ? `${plural(files, 'file', 'files')} could not be read completely (${plural(list.length, 'problem', 'problems')}). Everything else is shown.`
+        : `${plural(list.length, 'note', 'notes')} on ${plural(files, 'file', 'files')} while reading. Nothing was left out.`
+    },
     sessionTitle: (n: number) => `${plural(n, 'problem', 'problems')} while reading this session`,
     /** The visible words of a session row's warning badge ("3 problems"). */
     badge: (n: number) => plural(n, 'problem', 'problems'),

@@ -13,9 +13,11 @@
  * - Backups live in `<claude dir>/file-history/<sessionId>/<backupFileName>` (`<hash>@v<n>`).
  * - Paths are relative to the project (2.1.x) or absolute (older versions).
  *
- * Rewinding to a snapshot (as Claude Code's own rewind does): every file the session tracked is
- * put back to that snapshot's backup, or, when the file was only tracked later, to its first
- * version (its content before the session first edited it).
+ * Rewinding to a snapshot (as Claude Code's own rewind does, cli.js 2.1.197 `Mrf` / 2.1.332
+ * `Jss`): every file the session tracked is put back to that snapshot's backup, or, when the
+ * snapshot does not name it, to its `version: 1` backup (found by cli.js `jwo` / `Ehe`: the
+ * first snapshot holding version 1); `backupFileName: null` deletes the file; a file with
+ * neither is left untouched.
  *
  * The IR keeps only refs (`Session.checkpoints[].ref` = message id), so this module re-reads the
  * records from the transcript, streaming and parsing only the file-history lines.
@@ -34,12 +36,18 @@ export interface Backup {
   version?: number
 }
 
-/** The file-history records of one transcript, merged. */
+/** The file-history records of one transcript, merged as Claude Code merges them. */
 export interface FileHistory {
-  /** Snapshot message id → tracked path (as stored) → backup. In order of first appearance. */
+  /** Snapshot message id → tracked path (as stored) → backup. The last snapshot of an id wins. */
   snapshots: Map<string, Map<string, Backup>>
-  /** Tracked path → its first version (lowest `version`; first seen when versions are missing). */
+  /**
+   * Tracked path → its `version: 1` backup, the first found in snapshot order (the file before
+   * the session first touched it; `backupFileName: null` = it did not exist). A path without a
+   * version-1 backup has no entry: a rewind to a snapshot that does not name it leaves it alone.
+   */
   first: Map<string, Backup>
+  /** Every path any snapshot tracks (Claude Code's `trackedFiles`). */
+  tracked: Set<string>
 }
 
 function backupOf(v: unknown): Backup | undefined {
@@ -51,14 +59,20 @@ function backupOf(v: unknown): Backup | undefined {
   return b
 }
 
-/** Stream a Claude Code transcript and merge its file-history records. Rejects when unreadable. */
+/**
+ * Stream a Claude Code transcript and merge its file-history records. Rejects when unreadable.
+ *
+ * Mirrors Claude Code's own rebuild of its snapshot list (cli.js 2.1.332, the function that
+ * turns snapshot/delta records into `snapshots[]` with kinds append/replace/synthesize/merge):
+ * a `file-history-snapshot` appends a snapshot, or replaces the one of the same `messageId`
+ * when `isSnapshotUpdate`; a `file-history-delta` merges its `trackingPath: backup` into
+ * snapshot `snapshotMessageId`, or, when that snapshot was not written, synthesizes it from the
+ * previous snapshot's backups plus the delta. Claude Code walks the records in conversation-chain
+ * order; Sepia uses file order (the same for a linear session).
+ */
 export async function readFileHistory(jsonlPath: string): Promise<FileHistory> {
-  const snapshots = new Map<string, Map<string, Backup>>()
-  const first = new Map<string, Backup>()
-  const note = (path: string, b: Backup) => {
-    const f = first.get(path)
-    if (!f || (b.version !== undefined && (f.version === undefined || b.version < f.version))) first.set(path, b)
-  }
+  const list: { id: string; map: Map<string, Backup> }[] = []
+  const index = new Map<string, number>()
   for await (const { text } of readLines(jsonlPath)) {
     if (!text.includes('"file-history-')) continue
     const r = tryParseJson(text)
@@ -67,26 +81,42 @@ export async function readFileHistory(jsonlPath: string): Promise<FileHistory> {
       const snap = isRecord(r.snapshot) ? r.snapshot : {}
       const id = typeof r.messageId === 'string' ? r.messageId : typeof snap.messageId === 'string' ? snap.messageId : undefined
       if (!id) continue
-      // A snapshot, its updates (`isSnapshotUpdate`) and its deltas all add to one map.
-      const map = snapshots.get(id) ?? new Map<string, Backup>()
+      const map = new Map<string, Backup>()
       for (const [path, v] of Object.entries(isRecord(snap.trackedFileBackups) ? snap.trackedFileBackups : {})) {
         const b = backupOf(v)
-        if (!b) continue
-        map.set(path, b)
-        note(path, b)
+        if (b) map.set(path, b)
       }
-      snapshots.set(id, map)
+      const at = index.get(id)
+      if (r.isSnapshotUpdate === true && at !== undefined) list[at] = { id, map }
+      else {
+        index.set(id, list.length)
+        list.push({ id, map })
+      }
     } else if (r.type === 'file-history-delta') {
       const id = typeof r.snapshotMessageId === 'string' ? r.snapshotMessageId : typeof r.messageId === 'string' ? r.messageId : undefined
       const b = backupOf(r.backup)
       if (!id || !b || typeof r.trackingPath !== 'string') continue
-      const map = snapshots.get(id) ?? new Map<string, Backup>()
-      map.set(r.trackingPath, b)
-      snapshots.set(id, map)
-      note(r.trackingPath, b)
+      const at = index.get(id)
+      if (at !== undefined) list[at]!.map.set(r.trackingPath, b)
+      else {
+        const map = new Map(list.length ? list[list.length - 1]!.map : [])
+        map.set(r.trackingPath, b)
+        index.set(id, list.length)
+        list.push({ id, map })
+      }
     }
   }
-  return { snapshots, first }
+  const snapshots = new Map<string, Map<string, Backup>>()
+  const first = new Map<string, Backup>()
+  const tracked = new Set<string>()
+  for (const { id, map } of list) {
+    snapshots.set(id, map)
+    for (const [path, b] of map) {
+      tracked.add(path)
+      if (b.version === 1 && !first.has(path)) first.set(path, b)
+    }
+  }
+  return { snapshots, first, tracked }
 }
 
 /** The Claude config dir of a transcript `<dir>/projects/<slug>/<id>.jsonl` (sub-agent files deeper). */
@@ -111,8 +141,10 @@ export function claudeDirOf(jsonlPath: string): string {
 export async function claudeFilesAt(history: FileHistory, messageId: string, backupDir: string, projectDir?: string): Promise<CheckpointFiles> {
   const out: CheckpointFiles = { files: [], refused: [] }
   const snap = history.snapshots.get(messageId) ?? new Map<string, Backup>()
-  for (const stored of [...history.first.keys()].sort()) {
-    const backup = snap.get(stored) ?? history.first.get(stored)!
+  for (const stored of [...history.tracked].sort()) {
+    // Claude Code's rewind: the snapshot's backup, else the file's version-1 backup, else untouched.
+    const backup = snap.get(stored) ?? history.first.get(stored)
+    if (!backup) continue
     const rel = relativeCheckpointPath(stored, projectDir)
     if (!rel.ok) {
       out.refused.push({ path: stored, reason: rel.reason })

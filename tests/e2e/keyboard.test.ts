@@ -90,7 +90,7 @@ describe.skipIf(skip !== undefined)('keyboard, focus and theme', { timeout: 120_
     expect(await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle)).toBe('solid')
   })
 
-  it('/ focuses the filter (or the Search view\'s box), Ctrl-F the find in the open session; Esc in the filter clears it', async () => {
+  it('/ focuses the filter (or the Search view\'s box), Ctrl-F finds in the open session; Esc in the filter clears it', async () => {
     await page.locator('body').click({ position: { x: 700, y: 600 } })
     await page.keyboard.press('/')
     expect(await focused()).toBe('filter')
@@ -98,11 +98,12 @@ describe.skipIf(skip !== undefined)('keyboard, focus and theme', { timeout: 120_
     await expect.poll(() => page.getByTestId('session-row').count()).toBe(2)
     await page.keyboard.press('Escape')
     expect(await page.getByTestId('filter').inputValue()).toBe('')
+    // A session is open (the test above): Ctrl-F opens find in it; Esc closes the bar.
     await page.getByTestId('reload').focus()
-    // A session is open (the first test opened one): Ctrl-F finds in it (App.vue); `/` stays the filter.
     await page.keyboard.press('Control+f')
     await expect.poll(focused).toBe('find-input')
     await page.keyboard.press('Escape')
+    await expect.poll(() => page.getByTestId('find-bar').count()).toBe(0)
     // From a view without a search box of its own, `/` goes to the Search view's box.
     await page.getByTestId('tab-usage').click()
     expect(await view()).toBe('usage')

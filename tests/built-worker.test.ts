@@ -1,7 +1,7 @@
 /**
  * Issue 15: the built bundle starts its catalog indexing workers. Rollup puts `startWorker()` in
  * `out/main/chunks/host-*.js` while the worker entry is `out/main/catalog-worker.js`; the built
- * code must find that file. Builds with `npx electron-vite build`, then runs the built CLI on a
+ * code must find that file. Uses the bundle `npm test` built (builds it when missing), then runs the built CLI on a
  * fixture home with SEPIA_DEBUG_WORKERS=1 (pool.ts reports how indexing runs) and a 1-byte
  * worker threshold, so even the small fixture is indexed on a worker.
  */
@@ -20,7 +20,9 @@ afterAll(() => rmSync(data, { recursive: true, force: true }))
 
 describe('built bundle: catalog worker', () => {
   it('resolves catalog-worker.js from the chunk that holds startWorker() and indexes on it', async () => {
-    execFileSync('npx', ['electron-vite', 'build'], { cwd: ROOT, stdio: 'ignore' })
+    // `npm test` builds before any test runs; rebuilding here would swap out/ under the browser
+    // tests running beside this one, so build only when there is no bundle yet.
+    if (!existsSync(join(ROOT, 'out/main/cli.js'))) execFileSync('npx', ['electron-vite', 'build'], { cwd: ROOT, stdio: 'ignore' })
     const chunks = join(ROOT, 'out/main/chunks')
     const host = readdirSync(chunks).find((f) => f.startsWith('host-') && f.endsWith('.js'))
     expect(host).toBeDefined()

@@ -26,8 +26,11 @@ import Database from 'better-sqlite3'
 import { chmodSync, existsSync, mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 
-/** Version of the catalog's schema; a catalog with another version is emptied and rebuilt. */
-export const SCHEMA_VERSION = 5
+/**
+ * Version of the catalog's schema; a catalog with another version is emptied and rebuilt. 6: the
+ * search index holds masked text (issue 16), and readers mark CLI-injected records (issue 14).
+ */
+export const SCHEMA_VERSION = 6
 
 /** File name of the catalog inside the app data folder. */
 export const CATALOG_FILE = 'catalog.sqlite'

@@ -29,8 +29,8 @@ interface Group {
   fast: [string, CandidateFinder][]
 }
 
-const fast = (o: FindOptions): CandidateFinder => (db, scope, match) => findCandidates(db, scope, match, o)
-const reference = (chunk: number, cap: number): CandidateFinder => (db, scope, match) => referenceCandidates(db, scope, match, chunk, cap)
+const fast = (o: FindOptions): CandidateFinder => (db, scope, match, want) => findCandidates(db, scope, match, o, want)
+const reference = (chunk: number, cap: number): CandidateFinder => (db, scope, match, want) => referenceCandidates(db, scope, match, chunk, cap, want)
 /** The default cap, and a small one (reached by common words) with both ways of applying session filters forced. */
 const groups = (small: number): Group[] => [
   { name: 'cap 25600', reference: reference(400, 25_600), fast: [['default', fast({})]] },

@@ -83,7 +83,8 @@ export interface Found {
 }
 
 /** Finds the candidates of one FTS5 MATCH expression (see the module comment for the contract). */
-export type CandidateFinder = (db: Database.Database, scope: SearchScope, match: string) => Found
+/** `want`: rows wanted, default `CANDIDATES + 1` (a search with a larger `limit` asks for `limit + 1`). */
+export type CandidateFinder = (db: Database.Database, scope: SearchScope, match: string, want?: number) => Found
 
 /** A time filter as ms since epoch: a number, or `YYYY-MM-DD` (UTC) / any ISO date. */
 export function timeArg(value: unknown, name: string): number | undefined {
@@ -212,14 +213,27 @@ export function candidateSql(db: Database.Database, scope: SearchScope, options:
   return { sql, args: [...(sessions ? sessions.args : []), ...scope.messageArgs], none }
 }
 
-/** The candidates of `match` under `scope` (see the module comment). Throws SQLite's error for a bad MATCH. */
-export function findCandidates(db: Database.Database, scope: SearchScope, match: string, options: FindOptions = {}): Found {
+/**
+ * The candidates of `match` under `scope` (see the module comment). `want` rows at most (default
+ * `CANDIDATES + 1`). Throws SQLite's error for a bad MATCH.
+ *
+ * Filters never hide matches (issue 15): when the newest `MAX_SCANNED` matches hold fewer than
+ * `want` that pass the filters, every match is looked at (messages are numbered project by
+ * project, so a project's matches can all be older than the newest 25,600). An explicit `cap`
+ * (tests comparing plans) keeps the capped contract.
+ */
+export function findCandidates(db: Database.Database, scope: SearchScope, match: string, options: FindOptions = {}, want = CANDIDATES + 1): Found {
   const { sql, args, none } = candidateSql(db, scope, options)
   const cap = options.cap ?? MAX_SCANNED
-  const take = scope.filtered ? cap : Math.min(CANDIDATES + 1, cap)
-  const rows = none ? [] : (db.prepare(sql).all(match, take, ...args, CANDIDATES + 1) as CandidateRow[])
-  if (rows.length > CANDIDATES) return { rows, exhausted: () => false }
+  const take = scope.filtered ? cap : Math.min(want, cap)
+  if (none) return { rows: [], exhausted: () => true }
+  let rows = db.prepare(sql).all(match, take, ...args, want) as CandidateRow[]
+  if (rows.length >= want) return { rows, exhausted: () => false }
   if (!scope.filtered) return { rows, exhausted: () => true }
   const scanned = (): number => db.prepare('SELECT count(*) FROM (SELECT rowid FROM fts WHERE fts MATCH ? ORDER BY rowid DESC LIMIT ?)').pluck().get(match, take) as number
+  if (options.cap === undefined && scanned() >= take) {
+    rows = db.prepare(sql).all(match, -1, ...args, want) as CandidateRow[]
+    return { rows, exhausted: () => rows.length < want }
+  }
   return { rows, exhausted: () => scanned() < take }
 }

@@ -49,7 +49,7 @@ interface HitRow {
  * the index (the result is then `partial`). `find` picks the candidates of one MATCH expression
  * (tests pass other plans to compare them). Rejects `BAD_ARGUMENT` for bad filters.
  */
-export function searchCatalog(db: Database.Database, homes: readonly string[], query: string, filters: SearchFilters = {}, pending = 0, find: CandidateFinder = findCandidates): SearchResult {
+export function searchCatalog(db: Database.Database, homes: readonly string[], query: string, filters: SearchFilters = {}, pending = 0, find: CandidateFinder = (d, sc, m, want) => findCandidates(d, sc, m, {}, want)): SearchResult {
   const started = performance.now()
   if (typeof query !== 'string') throw new SepiaError({ code: 'BAD_ARGUMENT', message: 'The search query must be text.' })
   if (filters === null || typeof filters !== 'object') throw new SepiaError({ code: 'BAD_ARGUMENT', message: 'Search filters must be an object.' })
@@ -64,8 +64,10 @@ export function searchCatalog(db: Database.Database, homes: readonly string[], q
   let exhausted = (): boolean => false
   const bad = (e: unknown): SepiaError =>
     new SepiaError({ code: 'BAD_ARGUMENT', message: `Sepia could not search for that text (${e instanceof Error ? e.message : String(e)}). Try plain words.` })
+  // Ranked per search: the newest `CANDIDATES` matches, or `limit` when a page asks for more.
+  const ranked = Math.max(CANDIDATES, limit)
   const run = (match: string): void => {
-    const found = find(db, scope, match)
+    const found = ranked === CANDIDATES ? find(db, scope, match) : find(db, scope, match, ranked + 1)
     candidates = found.rows as Candidate[]
     exhausted = () => {
       try {
@@ -88,8 +90,8 @@ export function searchCatalog(db: Database.Database, homes: readonly string[], q
   } catch (e) {
     throw bad(e)
   }
-  const overflow = candidates.length > CANDIDATES
-  candidates = candidates.slice(0, CANDIDATES)
+  const overflow = candidates.length > ranked
+  candidates = candidates.slice(0, ranked)
   if (candidates.length > 0) {
     const texts = db.prepare(`SELECT mid, text FROM messages WHERE mid IN ${inList(candidates.length)}`).all(...candidates.map((c) => c.mid)) as { mid: number; text: string }[]
     const byMid = new Map(texts.map((t) => [t.mid, t.text]))
@@ -130,5 +132,6 @@ export function searchCatalog(db: Database.Database, homes: readonly string[], q
     if (tools) hit.toolNames = tools.split(/\s+/)
     hits.push(hit)
   }
-  return done(hits, candidates.length > offset + limit || (candidates.length >= offset + limit && (overflow || !exhausted())))
+  // `more`: this page is not the last of the ranked matches, or matches exist beyond them.
+  return done(hits, candidates.length > offset + limit || overflow || (candidates.length >= offset + limit && !exhausted()))
 }

@@ -29,6 +29,7 @@ import { codexDriver } from './drivers/codex'
 import { geminiDriver } from './drivers/gemini'
 import { kiloDriver } from './drivers/kilo'
 import { opencodeDriver } from './drivers/opencode'
+import { publicRealSources } from './public-real'
 import type { Driver } from './drivers/types'
 import { renderMatrix, type Column, type Row } from './report'
 import { loadRecord, mergeRun, saveRecord } from './results'
@@ -51,6 +52,8 @@ const SAME: Record<string, string> = {
   devin: 'devin',
   cursor: 'cursor',
   'cursor-agent': 'cursor-agent',
+  'public-real-claude-code': 'claude-code',
+  'public-real-codex': 'codex',
 }
 
 const log = (s: string): void => void process.stderr.write(`[resume ${new Date().toISOString().slice(11, 19)}] ${s}\n`)
@@ -79,7 +82,9 @@ async function main(): Promise<number> {
   const targets = (args.targets ?? Object.keys(DRIVERS).join(',')).split(',').filter(Boolean)
   for (const t of targets) if (!DRIVERS[t]) return usage(`no driver for target "${t}" (have ${Object.keys(DRIVERS).join(', ')})`)
   const labels = args.sources?.split(',').filter(Boolean)
-  const sources = FIXTURE_SOURCES.filter((s) => !labels || labels.includes(s.label))
+  // The real sample homes, then the sessions people published (issue 14; skipped while absent).
+  const allSources = [...FIXTURE_SOURCES, ...publicRealSources(ROOT)]
+  const sources = allSources.filter((s) => !labels || labels.includes(s.label))
   const textOnly = args['text-only'] === true
   const keep = args.keep ? 'all' : args['keep-failed'] ? 'failed' : 'none'
 
@@ -111,7 +116,7 @@ async function main(): Promise<number> {
   const recordPath = out.replace(/\.md$/, '') + '.json'
   const pairs = sources.flatMap((s) => targets.filter((t) => SAME[s.label] !== t).map((t): [string, string] => [s.label, t]))
   const stored = args.fresh || args['no-write'] ? { version: 1 as const, columns: [], rows: [], cases: [] } : loadRecord(recordPath)
-  const record = mergeRun(stored, { columns, rows, cases: results, date, pairs }, FIXTURE_SOURCES.map((s) => s.label))
+  const record = mergeRun(stored, { columns, rows, cases: results, date, pairs }, allSources.map((s) => s.label))
   const md = renderMatrix(record.cases, record.rows, record.columns, {
     date,
     command: `npm run resume-matrix${process.argv.length > 2 ? ' -- ' + process.argv.slice(2).join(' ') : ''}`,

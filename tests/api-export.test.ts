@@ -43,6 +43,9 @@ describe('exportSessions', () => {
   it('checks the folder and the selection before writing anything', async () => {
     const api = createApi(context())
     await expect(api.exportSessions({ sessions: { all: true }, format: 'md', outDir: '/not/an/allowed/folder' })).rejects.toMatchObject({ code: 'PATH_NOT_ALLOWED' })
+    // An opened home is not a write root (issue 16); even picked, an agent's store folder is refused.
+    await expect(api.exportSessions({ sessions: { all: true }, format: 'md', outDir: join(CC, '.claude', 'projects', 'out') })).rejects.toMatchObject({ code: 'PATH_NOT_ALLOWED' })
+    api.paths.allow(CC, 'picked')
     await expect(api.exportSessions({ sessions: { all: true }, format: 'md', outDir: join(CC, '.claude', 'projects', 'out') })).rejects.toMatchObject({ code: 'BAD_ARGUMENT', message: expect.stringContaining('Sepia does not write there') })
     expect(existsSync(join(CC, '.claude', 'projects', 'out'))).toBe(false)
     await expect(api.exportSessions({ sessions: { all: true }, format: 'rtf' as 'md' })).rejects.toMatchObject({ code: 'BAD_ARGUMENT' })

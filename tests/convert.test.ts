@@ -169,6 +169,19 @@ describe('sepia convert', () => {
     expect(t.out).toContain("Read back with Sepia's Cline reader: the same")
   })
 
+  it('--project writes the session for another project folder (issue 14), quoted in the resume hint', async () => {
+    const target = mkdtempSync(join(tmpdir(), 'sepia-cli-target-'))
+    const project = join(target, 'My Project')
+    const r = await cli('convert', '1796022183774', '--to', 'claude-code', '--home', CLINE, '--target-home', target, '--project', project, '--dry-run', '--json')
+    expect(r.code).toBe(0)
+    const plan = JSON.parse(r.out) as { projectFolder: string; cwd: string; resumeShellCommand: string; files: string[] }
+    expect(plan.projectFolder).toBe(project)
+    expect(plan.cwd).toBe(project)
+    expect(plan.resumeShellCommand).toMatch(new RegExp(`^cd '${project.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}' && claude --resume `))
+    expect(plan.files[0]).toContain(project.replace(/[^a-zA-Z0-9]/g, '-'))
+    expect(readdirSync(target)).toEqual([])
+  })
+
   it('says what is missing', async () => {
     expect((await cli('convert', '1796022183774', '--home', CLINE)).code).toBe(2)
     const r = await cli('convert', '1796022183774', '--to', 'cursor', '--home', CLINE, '--dry-run')

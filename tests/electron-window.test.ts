@@ -4,6 +4,7 @@
  * Where the app is built, the bundles are inspected too (no remote module, preload exposes only
  * the SepiaApi methods).
  */
+import { pathToFileURL } from 'node:url'
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it, vi } from 'vitest'
@@ -91,7 +92,9 @@ describe('Electron entry, with a fake electron module', async () => {
       rec.session.beforeRequest!({ url }, (r: unknown) => (out = r))
       return out
     }
-    expect(verdict('file:///app/out/renderer/index.html')).toEqual({ cancel: false })
+    // file: only from the window's own renderer folder (issue 16), not any file on the disk.
+    expect(verdict(pathToFileURL(String(win.loaded)).href)).toEqual({ cancel: false })
+    expect(verdict('file:///home/someone/.ssh/id_rsa')).toEqual({ cancel: true })
     expect(verdict('data:image/png;base64,AAAA')).toEqual({ cancel: false })
     expect(verdict('https://fonts.googleapis.com/css')).toEqual({ cancel: true })
     expect(verdict('http://127.0.0.1:8080/')).toEqual({ cancel: true })

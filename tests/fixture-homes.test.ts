@@ -1,8 +1,7 @@
 /**
- * Issue 4: the demo library (what the app opens on a machine without agent history) lists and
- * shows the Cursor IDE, Cursor agent CLI and Devin CLI sessions of the committed homes
- * `fixtures/generated/<name>/home` (scripts/make-fixture-homes.ts), through `createApi` as the app
- * does: projects, tool calls with status, thinking, usage, sub-agents under their parents; every
+ * Issue 4: the app lists and shows the Cursor IDE, Cursor agent CLI and Devin CLI sessions of the
+ * committed homes `fixtures/generated/<name>/home` (scripts/make-fixture-homes.ts), opened through
+ * `createApi` as the app does (issue 17: only the clean Cursor IDE home is also in the demo): projects, tool calls with status, thinking, usage, sub-agents under their parents; every
  * negative case is a diagnostic naming its file (and row, blob or node) while the other sessions
  * of that store load.
  */
@@ -30,7 +29,8 @@ beforeAll(async () => {
   const data = mkdtempSync(join(tmpdir(), 'sepia-fixture-homes-data-'))
   process.env.SEPIA_DATA_DIR = data
   const own = mkdtempSync(join(tmpdir(), 'sepia-empty-home-'))
-  api = createApi({ mode: 'browser', version: '0.0.0-test', platform: 'linux', homes: [], fixturesDir: join(ROOT, 'fixtures'), env: {}, ownHome: own, appDataDir: data, now: () => 1_800_000_000_000 })
+  const homes = ['cursor-agent', 'cursor-negative', 'cursor', 'devin'].map((n) => join(GEN, n, 'home'))
+  api = createApi({ mode: 'browser', version: '0.0.0-test', platform: 'linux', homes, fixturesDir: join(ROOT, 'fixtures'), env: {}, ownHome: own, appDataDir: data, now: () => 1_800_000_000_000 })
   lib = await api.getLibrary()
 })
 afterAll(async () => {
@@ -44,11 +44,11 @@ const summary = (agent: string, id: string) => lib.sessions.find((s) => s.agent 
 const diag = (file: RegExp, text: string) => lib.diagnostics.filter((d) => d.path !== undefined && file.test(d.path) && d.message.includes(text))
 const calls = (s: Session) => s.nodes.flatMap((n) => n.toolCalls ?? [])
 
-describe('demo library: the generated homes', () => {
-  it('opens the real and the generated homes as demo homes', () => {
-    expect(demoHomes(join(ROOT, 'fixtures')).filter((h) => h.startsWith(GEN))).toEqual(['cursor-agent', 'cursor-negative', 'cursor', 'devin'].map((n) => join(GEN, n, 'home')))
+describe('the generated homes', () => {
+  it('opens the generated homes; only the clean Cursor IDE home is a demo home', () => {
+    expect(demoHomes(join(ROOT, 'fixtures')).filter((h) => h.startsWith(GEN))).toEqual([join(GEN, 'cursor', 'home')])
     expect(lib.homes.filter((h) => h.path.startsWith(GEN)).map((h) => [h.path.slice(GEN.length + 1), h.isDemo])).toEqual([
-      ['cursor-agent/home', true], ['cursor-negative/home', true], ['cursor/home', true], ['devin/home', true],
+      ['cursor-agent/home', false], ['cursor-negative/home', false], ['cursor/home', false], ['devin/home', false],
     ])
   })
 

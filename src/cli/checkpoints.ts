@@ -40,8 +40,8 @@ async function findSession(api: SepiaService, id: string, agent?: string): Promi
   return { agent: pick[0]!.agent, id: pick[0]!.id }
 }
 
-function location(api: SepiaService, o: CheckpointCliOptions): { targetDir?: string; repoDir?: string } {
-  const loc: { targetDir?: string; repoDir?: string } = {}
+function location(api: SepiaService, o: CheckpointCliOptions): { targetDir?: string; repoDir?: string; grant?: string } {
+  const loc: { targetDir?: string; repoDir?: string; grant?: string } = {}
   if (o.to) api.paths.allow((loc.targetDir = resolve(o.to)), 'picked')
   if (o.repo) api.paths.allow((loc.repoDir = resolve(o.repo)), 'picked')
   return loc
@@ -107,13 +107,17 @@ export async function runRestore(api: SepiaService, args: string[], o: Checkpoin
   }
   const s = await findSession(api, args[0], o.agent)
   const loc = location(api, o)
-  const cp = pickCheckpoint((await api.listCheckpoints(s.agent, s.id, loc)).checkpoints, args[1])
+  const list = await api.listCheckpoints(s.agent, s.id, loc)
+  const cp = pickCheckpoint(list.checkpoints, args[1])
   if (o.dryRun) {
     const p = await api.previewRestore(s.agent, s.id, cp.id, loc)
     out.write(o.json ? JSON.stringify(p, null, 2) + '\n' : formatPreview(p))
     return 0
   }
   const files = o.files ? o.files.split(',').map((f) => f.trim()).filter(Boolean) : undefined
+  // Typing `sepia restore` without --to is the user's explicit choice of the recorded project
+  // folder: the CLI grants that one restore (the app asks with "Allow once"; issue 16).
+  if (!loc.targetDir && list.defaultTarget) loc.grant = (await api.approveFolder(list.defaultTarget, 'restore')).token
   const r = await api.restoreCheckpoint(s.agent, s.id, cp.id, { ...loc, ...(files ? { files } : {}) })
   if (o.json) out.write(JSON.stringify(r, null, 2) + '\n')
   else if (!r.restoreId) out.write(`Nothing to restore: the files in ${r.targetDir} are already as at checkpoint ${cp.label}.\n`)

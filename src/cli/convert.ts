@@ -1,11 +1,12 @@
 /**
  * `sepia convert`: continue a session in another agent (the API's `planConvert` / `convertSession`).
  *
- *   sepia convert <session-id> --to <agent> [--agent ID] [--home DIR] [--target-home DIR] [--dry-run] [--text-only] [--json]
+ *   sepia convert <session-id> --to <agent> [--agent ID] [--home DIR] [--target-home DIR] [--project DIR] [--dry-run] [--text-only] [--json]
  *
- * `--to` names the target agent (`claude-code`, `cline`, ...). The session is written into
+ * `--to` names the target agent (any writable agent of the registry: {@link CONVERT_TARGETS}). The session is written into
  * `--target-home` (default: your own home, where the target agent looks). `--dry-run` prints what
- * would be dropped or changed and writes nothing. `--text-only` writes tool calls as plain text.
+ * would be dropped or changed and writes nothing. `--project` writes the session for another
+ * project folder on this computer (default: the source session's; needed when it is from another OS). `--text-only` writes tool calls as plain text.
  * Exit codes: 0 written (and read back the same), 1 failure or read-back differences, 2 bad usage.
  */
 import { resolve } from 'node:path'
@@ -13,11 +14,34 @@ import { SepiaError } from '../shared/api'
 import { type ConvertOptions, type ConvertPlan, type ConvertResult, describeWarning, type TranscriptCounts, WARNING_SEVERITY } from '../shared/convert'
 import { type AgentId, isAgentId } from '../shared/ir'
 import type { SepiaService } from '../main/api'
+import { AGENTS } from '../main/agents/registry'
 
-/** Usage lines for the CLI's help. */
-export const CONVERT_USAGE = `  sepia convert <session-id> --to <agent> [--target-home DIR] [--dry-run] [--text-only] [--json]
-                                                continue a session in another agent (claude-code, cline);
-                                                --dry-run shows what changes and writes nothing
+/** Ids of the agents Sepia can write a session into (`capabilities.canWrite` in the registry, src/main/agents/registry.ts). */
+export const CONVERT_TARGETS: readonly AgentId[] = AGENTS.filter((a) => a.capabilities.canWrite && a.write !== undefined).map((a) => a.id)
+
+/** `words` joined by ", " and wrapped to lines of at most `width` characters, each after `indent`. */
+export function wrapList(words: readonly string[], indent: string, width = 100): string {
+  const lines: string[] = []
+  let line = ''
+  for (const [i, w] of words.entries()) {
+    const piece = w + (i < words.length - 1 ? ',' : '')
+    if (line && indent.length + line.length + 1 + piece.length > width) {
+      lines.push(line)
+      line = piece
+    } else line = line ? `${line} ${piece}` : piece
+  }
+  if (line) lines.push(line)
+  return lines.map((l) => indent + l).join('\n')
+}
+
+const COL = ' '.repeat(48)
+
+/** Usage lines for the CLI's help; the targets come from the registry. */
+export const CONVERT_USAGE = `  sepia convert <session-id> --to <agent> [--target-home DIR] [--project DIR] [--dry-run] [--text-only] [--json]
+${COL}continue a session in another agent; --to is one of:
+${wrapList(CONVERT_TARGETS, COL)}
+${COL}--dry-run shows what changes and writes nothing;
+${COL}--project sets the project folder on this computer
 `
 
 /** Options read from the command line. */
@@ -25,6 +49,8 @@ export interface ConvertCliOptions {
   to?: string
   agent?: string
   targetHome?: string
+  /** `--project DIR`: the project folder on this computer (resolved against the shell's folder). */
+  project?: string
   dryRun?: boolean
   textOnly?: boolean
   json?: boolean
@@ -52,7 +78,8 @@ export function formatPlan(plan: ConvertPlan): string {
     `  into ${plan.target.home}: ${plan.files.length} file(s), ${counts(plan.counts)}`,
     'What changes:',
     ...warningLines(plan),
-    `Dry run: nothing was written. After converting, resume with: ${plan.cwd ? `cd ${plan.cwd} && ` : ''}${plan.resumeCommand.replace(plan.sessionId, '<new id>')}`,
+    ...(plan.projectFolder ? [`Project folder: ${plan.projectFolder}${plan.foreignProjectFolder ? ' (from another OS: choose one on this computer with --project DIR)' : ''}`] : []),
+    `Dry run: nothing was written. After converting, resume with: ${(plan.resumeShellCommand ?? plan.resumeCommand).replace(plan.sessionId, '<new id>')}`,
     '',
   ].join('\n')
 }
@@ -84,8 +111,9 @@ export async function runConvert(api: SepiaService, args: string[], o: ConvertCl
     err.write(`sepia convert needs a session id and --to <agent>.\n\n${CONVERT_USAGE}`)
     return 2
   }
-  if (!isAgentId(o.to)) throw new SepiaError({ code: 'UNKNOWN_AGENT', message: `"${o.to}" is not an agent Sepia knows. Sepia writes: claude-code, cline.` })
+  if (!isAgentId(o.to)) throw new SepiaError({ code: 'UNKNOWN_AGENT', message: `"${o.to}" is not an agent Sepia knows. Sepia writes: ${CONVERT_TARGETS.join(', ')}.` })
   const lib = await api.getLibrary()
+  if (lib.index?.error) err.write(`warning: ${lib.index.error}. The session list may be out of date; converting anyway.\n`)
   const matches = lib.sessions.filter((s) => (s.id === id || s.id.startsWith(id)) && (!o.agent || s.agent === o.agent))
   const exact = matches.filter((s) => s.id === id)
   const pick = exact.length > 0 ? exact : matches
@@ -98,6 +126,7 @@ export async function runConvert(api: SepiaService, args: string[], o: ConvertCl
     api.paths.allow(abs, 'picked') // typed on the command line: chosen by the user
     options.targetHome = abs
   }
+  if (o.project) options.cwd = resolve(o.project)
   const target = o.to as AgentId
   if (o.dryRun) {
     const plan = await api.planConvert(source.agent, source.id, target, options)

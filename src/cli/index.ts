@@ -10,7 +10,8 @@
  *   sepia collect [--home DIR]... --out PATH [--zip] [--include-credentials]
  *   sepia timeline [--home DIR]... [--agent ID] [--session ID] [--project P] [--csv|--jsonl|--json]
  *                                   (src/cli/timeline.ts)
- *   sepia convert <session-id> --to <agent> [--target-home DIR] [--dry-run] [--text-only]
+ *   sepia doctor [--home DIR] [--json] | --report FILE [--out DIR]   (src/cli/doctor.ts)
+ *   sepia convert <session-id> --to <agent> [--target-home DIR] [--project DIR] [--dry-run] [--text-only]
  *                                   (src/cli/convert.ts)
  *
  * Every command takes `--home DIR` (default: the user's home; repeatable) and `--json`.
@@ -30,16 +31,20 @@ import { CHECKPOINT_USAGE, runCheckpointCommand } from './checkpoints'
 import { SEARCH_USAGE, runSearch } from './search'
 import { USAGE_USAGE, runUsage } from './usage'
 import { TIMELINE_USAGE, runTimeline } from './timeline'
-import { CONVERT_USAGE, runConvert } from './convert'
+import { CONVERT_USAGE, runConvert, wrapList } from './convert'
+import { DOCTOR_USAGE, runDoctor } from './doctor'
+import { AGENTS } from '../main/agents/registry'
 
 const USAGE = `Usage:
   sepia list  [--home DIR] [--all] [--json]     list sessions (agent, project, title); --all adds the ones their agent hides
   sepia show  <session-id> [--agent ID] [--home DIR] [--json]
                                                 print a session (Markdown, or IR JSON)
   sepia serve [--home DIR] [--port N] [--demo]  serve the app on http://127.0.0.1
-${EXPORT_USAGE}${CHECKPOINT_USAGE}${SEARCH_USAGE}${USAGE_USAGE}${TIMELINE_USAGE}${CONVERT_USAGE}Options:
+${EXPORT_USAGE}${CHECKPOINT_USAGE}${SEARCH_USAGE}${USAGE_USAGE}${TIMELINE_USAGE}${CONVERT_USAGE}${DOCTOR_USAGE}Options:
   --home DIR   read this home folder instead of yours (repeat for several)
   --json       machine-readable output
+  --agent ID   one of the agents Sepia reads:
+${wrapList(AGENTS.map((a) => a.id), ' '.repeat(15))}
 `
 
 /** Run the CLI with `argv` (without node and script). Resolves the exit code. */
@@ -81,6 +86,7 @@ export async function main(argv: string[], out: NodeJS.WritableStream = process.
         jsonl: { type: 'boolean', default: false },
         'target-home': { type: 'string' },
         'text-only': { type: 'boolean', default: false },
+        report: { type: 'string' },
       },
     })
   } catch (e) {
@@ -161,7 +167,9 @@ export async function main(argv: string[], out: NodeJS.WritableStream = process.
       case 'timeline':
         return await runTimeline(api, { agent: values.agent, session: values.session, project: values.project, csv: values.csv, jsonl: values.jsonl, json: values.json }, out, err)
       case 'convert':
-        return await runConvert(api, rest, { to: values.to, agent: values.agent, targetHome: values['target-home'], dryRun: values['dry-run'], textOnly: values['text-only'], json: values.json }, out, err)
+        return await runConvert(api, rest, { to: values.to, agent: values.agent, targetHome: values['target-home'], project: values.project, dryRun: values['dry-run'], textOnly: values['text-only'], json: values.json }, out, err)
+      case 'doctor':
+        return await runDoctor(api, { json: values.json ?? false, ...(values.report !== undefined ? { report: values.report } : {}), ...(values.out !== undefined ? { out: values.out } : {}) }, out)
       case 'serve':
         return await runServe(api, { port: values.port ? Number(values.port) : 0, demo: values.demo ?? false }, out)
       default:

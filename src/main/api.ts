@@ -22,9 +22,11 @@ import { createExportMethods } from './export/service'
 import type { CheckpointLocation } from '../shared/checkpoints'
 import type { ConvertOptions } from '../shared/convert'
 import { createConvertService } from './convert/service'
-import { CATALOG_FILE } from './catalog/schema'
+import { CATALOG_FILE, privateDir } from './catalog/schema'
 import { createCatalogMethods } from './catalog/service'
 import { createTimelineMethods } from './timeline/api'
+import { computeHealth } from './health/report'
+import { writeProblemReport } from './health/problem-report'
 
 /** The API plus what hosts need beyond the contract. */
 export interface SepiaService extends SepiaApi {
@@ -50,6 +52,8 @@ export function createApi(context: AppContext): SepiaService {
   // One-shot hosts (the CLI, `serve`) refresh changed files before their first answer; the app answers from the catalog at once.
   const library = new LibraryService([], guardAgents(AGENTS), ctx, { refreshFirstLoad: context.mode !== 'electron', ...(context.appDataDir ? { catalogPath: join(context.appDataDir, CATALOG_FILE) } : {}) })
   let initialised = false
+  // Read roots: the opened homes, their sessions' files and recorded project folders. None of them
+  // is a write root (issue 16): writes go through `paths.checkWrite` (src/main/paths.ts).
   const paths = new PathPolicy(async () => {
     const roots: [string, RootReason][] = library.openHomes.flatMap((h) => layoutRoots(h.layout).map((p): [string, RootReason] => [p, 'home']))
     if (!initialised) return roots
@@ -60,6 +64,8 @@ export function createApi(context: AppContext): SepiaService {
     return roots
   })
   if (context.appDataDir) paths.allow(context.appDataDir, 'app-data')
+  // Sepia's data folder (catalog, restores, exports, bundles) is private to the user (issue 16).
+  if (context.appDataDir) privateDir(context.appDataDir)
   // Restores keep their backups in the app's data folder (a per-process temp folder when the host gives none).
   const checkpoints = createCheckpointService({ library, appDataDir: context.appDataDir ?? join(tmpdir(), `sepia-data-${process.pid}`), now: ctx.now })
   // Exports and review bundles (issue 10): src/main/export/service.ts, src/main/bundle/service.ts.
@@ -77,16 +83,30 @@ export function createApi(context: AppContext): SepiaService {
     targetLayout: (home) => (home ? layoutForHome({ home }) : layoutForHome({ home: context.ownHome, env: context.env, isOwnHome: true, os: context.platform })),
     ctx,
   })
-  /** A target folder the renderer names passes the path policy (the default, the user's own home, needs no check). */
-  async function checkedConvert(options: ConvertOptions | undefined): Promise<ConvertOptions | undefined> {
+  /**
+   * A target home the renderer names is a write target: picked, granted, or the user's own home
+   * (the agent store of the user's own home is the default target of a convert). `write: false`
+   * (the plan) checks the same without using up the grant.
+   */
+  async function checkedConvert(options: ConvertOptions | undefined, write: boolean): Promise<ConvertOptions | undefined> {
     if (!options || typeof options !== 'object' || options.targetHome === undefined) return options
-    return { ...options, targetHome: await paths.check(options.targetHome, 'The folder to write into') }
+    const own = [resolve(context.ownHome)]
+    const targetHome = await paths.checkWrite(options.targetHome, 'The folder to write into', { operation: 'convert', grant: options.grant, extra: own, consume: write })
+    return { ...options, targetHome }
   }
-  /** Folders the renderer names for a restore pass the path policy before the checkpoint module sees them. */
-  async function checkedLocation<T extends CheckpointLocation>(options: T | undefined): Promise<T | undefined> {
+  /**
+   * Folders the renderer names for a restore pass the path policy before the checkpoint module
+   * sees them: `repoDir` is read; `targetDir` is read for a list or preview (a grant for it counts)
+   * and a write target for the restore itself (`write`: picked or granted, the grant used up).
+   */
+  async function checkedLocation<T extends CheckpointLocation>(options: T | undefined, write = false): Promise<T | undefined> {
     if (!options || typeof options !== 'object') return options
     const out = { ...options }
-    if (out.targetDir) out.targetDir = await paths.check(out.targetDir, 'The folder to restore into')
+    if (out.targetDir) {
+      out.targetDir = write
+        ? await paths.checkWrite(out.targetDir, 'The folder to restore into', { operation: 'restore', grant: out.grant })
+        : await paths.checkRead(out.targetDir, 'The folder to restore into', { token: out.grant, operation: 'restore' })
+    }
     if (out.repoDir) out.repoDir = await paths.check(out.repoDir, 'The repository folder')
     return out
   }
@@ -120,7 +140,7 @@ export function createApi(context: AppContext): SepiaService {
     ready: () => init(),
     ...createCatalogMethods({ library, init: () => init(), ...(context.appDataDir ? { appDataDir: context.appDataDir } : {}) }),
     // Timeline (rows, CSV/JSONL export) and the agent settings view: src/main/timeline/api.ts.
-    ...createTimelineMethods({ library, agents: AGENTS, ctx, init: () => init(), paths }),
+    ...createTimelineMethods({ library, agents: guardAgents(AGENTS), ctx, init: () => init(), paths }),
     paths,
     async getAppInfo(): Promise<AppInfo> {
       return { name: 'Sepia', version: context.version, mode: context.mode, irVersion: IR_VERSION, platform: context.platform }
@@ -164,6 +184,10 @@ export function createApi(context: AppContext): SepiaService {
       if (picked) paths.allow(picked, 'picked')
       return picked
     },
+    async approveFolder(path, operation) {
+      const g = paths.approve(path, operation)
+      return { token: g.token, path: g.path }
+    },
     async revealSecrets(agent: AgentId, id: string): Promise<Session> {
       if (!isAgentId(agent)) throw new SepiaError({ code: 'UNKNOWN_AGENT', message: `"${String(agent)}" is not an agent Sepia knows.` })
       if (typeof id !== 'string' || id === '') throw new SepiaError({ code: 'BAD_ARGUMENT', message: 'A session id is required.' })
@@ -186,7 +210,17 @@ export function createApi(context: AppContext): SepiaService {
     },
     async restoreCheckpoint(agent, sessionId, checkpointId, options) {
       await init()
-      return checkpoints.restore(agent, sessionId, checkpointId, await checkedLocation(options))
+      const location = await checkedLocation(options, true)
+      if (!location?.targetDir) {
+        // The recorded project folder came from the store: restoring there needs the user's
+        // "Allow once" for it (a grant), like a typed folder. Without a default the service says why.
+        const list = await checkpoints.list(agent, sessionId, location)
+        if (list.defaultTarget) {
+          const targetDir = await paths.checkWrite(list.defaultTarget, 'The project folder', { operation: 'restore', grant: location?.grant })
+          return checkpoints.restore(agent, sessionId, checkpointId, { ...location, targetDir })
+        }
+      }
+      return checkpoints.restore(agent, sessionId, checkpointId, location)
     },
     async undoRestore(restoreId) {
       return checkpoints.undo(restoreId)
@@ -200,11 +234,23 @@ export function createApi(context: AppContext): SepiaService {
     },
     async planConvert(agent, id, target, options) {
       await init()
-      return converter.plan(agent, id, target, await checkedConvert(options))
+      return converter.plan(agent, id, target, await checkedConvert(options, false))
+    },
+    // Reading health and "Report a problem" (issue 14): src/main/health/.
+    async getHealth() {
+      await init()
+      return computeHealth(library.openHomes.map((h) => h.layout), guardAgents(AGENTS), ctx)
+    },
+    async reportProblem(path: string, outDir?: string | null) {
+      await init()
+      if (typeof path !== 'string' || path === '') throw new SepiaError({ code: 'BAD_ARGUMENT', message: 'Give the path of the file to report.' })
+      const file = await paths.check(path, 'The file to report')
+      const dir = outDir === undefined || outDir === null || outDir === '' ? join(appDataDir, 'reports') : await paths.check(outDir, 'The folder to write the report into')
+      return writeProblemReport(file, dir, library.openHomes.map((h) => h.layout.home), ctx.now())
     },
     async convertSession(agent, id, target, options) {
       await init()
-      const result = await converter.convert(agent, id, target, await checkedConvert(options))
+      const result = await converter.convert(agent, id, target, await checkedConvert(options, true))
       // The new session shows up in the library when it was written into an open home.
       if (library.openHomes.some((h) => resolve(h.layout.home) === resolve(result.target.home))) await library.load(true)
       return result

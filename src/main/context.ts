@@ -70,18 +70,28 @@ export function findAppRoot(from = dirname(fileURLToPath(import.meta.url))): str
 }
 
 /**
+ * Generated homes that exist to be damaged: every reader test case that must become a diagnostic
+ * (NULL and non-JSON rows, missing blobs, cut-short transcripts...). They stay in the tests and
+ * are left out of the demo, which shows only clean examples (issue 17). `cursor-agent` and `devin`
+ * mix clean sessions with damaged ones in one home (see their README.md), so they go too; the
+ * Cursor IDE home `generated/cursor` is clean and stays.
+ */
+export const DAMAGED_FIXTURE_HOMES: readonly string[] = ['cursor-negative', 'cursor-agent', 'devin']
+
+/**
  * The demo homes: every `fixtures/real/<agent>/home` folder (stores the real CLIs wrote), then
- * every `fixtures/generated/<name>/home` folder (Cursor IDE, Cursor agent CLI and Devin CLI homes
- * built from documented shapes by `scripts/make-fixture-homes.ts`), each group sorted.
+ * every `fixtures/generated/<name>/home` folder (Cursor IDE home built from documented shapes by
+ * `scripts/make-fixture-homes.ts`) except the damaged ones ({@link DAMAGED_FIXTURE_HOMES}), each
+ * group sorted. Returns absolute paths.
  */
 export function demoHomes(fixturesDir: string): string[] {
-  const homesIn = (group: string): string[] => {
+  const homesIn = (group: string, skip: readonly string[] = []): string[] => {
     const dir = join(fixturesDir, group)
     if (!existsSync(dir)) return []
     return readdirSync(dir, { withFileTypes: true })
-      .filter((d) => d.isDirectory() && existsSync(join(dir, d.name, 'home')))
+      .filter((d) => d.isDirectory() && !skip.includes(d.name) && existsSync(join(dir, d.name, 'home')))
       .map((d) => join(dir, d.name, 'home'))
       .sort()
   }
-  return [...homesIn('real'), ...homesIn('generated')]
+  return [...homesIn('real'), ...homesIn('generated', DAMAGED_FIXTURE_HOMES)]
 }

@@ -3,6 +3,7 @@
  * folder dialog. All logic lives in modules testable with plain Node.
  */
 import { app, BrowserWindow, dialog, ipcMain, session } from 'electron'
+import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createApi } from './api'
@@ -50,7 +51,9 @@ hardenApp(app)
 
 void app.whenReady().then(() => {
   // Permissions denied; every request that is not the app's own files is cancelled (no network).
-  hardenSession(session.defaultSession)
+  // file: URLs only from the renderer folder and the PDF export's temp page (issue 16).
+  const appFiles = [join(here, '../renderer'), tmpdir()]
+  hardenSession(session.defaultSession, undefined, appFiles)
   const api = createApi(
     processContext({
       mode: 'electron',
@@ -63,7 +66,7 @@ void app.whenReady().then(() => {
       printToPdf: electronPrintToPdf(BrowserWindow),
     }),
   )
-  registerIpc(ipcMain, api)
+  registerIpc(ipcMain, api, { appRoot: join(here, '../renderer') }) // only the app's window may call
   createWindow()
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0) createWindow()

@@ -16,11 +16,11 @@ import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import type { AgentInfo, CredentialFile, HomeInfo, Library } from '../shared/api'
 import { SepiaError } from '../shared/api'
-import type { ChangeSet, IndexStatus, PageOptions, SessionPage } from '../shared/catalog'
+import type { ChangeSet, FindOptions, FindResult, IndexStatus, PageOptions, SessionPage } from '../shared/catalog'
 import type { AgentId, MessageNode, Session, SessionSummary } from '../shared/ir'
 import type { AgentDefinition, ReadContext } from './agents/types'
 import { applyLinks } from './catalog/link'
-import { DEFAULT_PAGE, pageOf, wholeNode } from './catalog/page'
+import { DEFAULT_PAGE, findIn, pageOf, wholeNode } from './catalog/page'
 import { Refresher, type OpenHome, type RefresherOptions, type RefreshResult } from './catalog/refresh'
 import { openCatalog } from './catalog/schema'
 import { CatalogStore, stampOf, type CatalogSession } from './catalog/store'
@@ -124,6 +124,18 @@ export class LibraryService {
     return this.refresher.refresh([...this.homes], agents)
   }
 
+  /**
+   * {@link refresh}, but a catalog that cannot be written (busy past the timeout, disk full) does not
+   * fail the command: the catalog answers as it is and `status().error` says why (issue 14).
+   */
+  private async refreshOrGoOn(): Promise<void> {
+    try {
+      await this.refresh()
+    } catch {
+      // recorded in status().error by the refresher
+    }
+  }
+
   /** Wait until no refresh and no search indexing is running. */
   whenIdle(): Promise<void> {
     return this.refresher.whenIdle()
@@ -140,7 +152,7 @@ export class LibraryService {
     const first = this.options.refreshFirstLoad === true && !this.freshFor.has(this.homePaths.join('\u0000'))
     if (o.refresh || first || (!o.partial && !this.isIndexed())) {
       this.freshFor.add(this.homePaths.join('\u0000'))
-      await this.refresh()
+      await this.refreshOrGoOn()
       return this.build()
     }
     // Warm start (or partial): answer from the catalog first, then look for changed files.
@@ -194,7 +206,7 @@ export class LibraryService {
   async find(agent: AgentId, id: string): Promise<CatalogSession> {
     let row = this.store.findSession(this.homePaths, agent, id)
     if (!row && !this.isIndexed()) {
-      await this.refresh()
+      await this.refreshOrGoOn()
       row = this.store.findSession(this.homePaths, agent, id)
     }
     if (!row) throw new SepiaError({ code: 'SESSION_NOT_FOUND', message: `No ${agent} session with id ${id} is in the open folders.` })
@@ -292,7 +304,7 @@ export class LibraryService {
     const row = await this.find(agent, id)
     const cached = this.sessions.some((s) => s.key === sessionKey(agent, id) && s.stamp === this.stampOf(row))
     const end = (options?.offset ?? 0) + (options?.limit ?? DEFAULT_PAGE)
-    if (!cached && row.ref.size >= HEAD_MIN_SIZE && row.ref.files[0]?.endsWith('.jsonl') && end <= row.nodeCount) {
+    if (!cached && options?.nodeId === undefined && row.ref.size >= HEAD_MIN_SIZE && row.ref.files[0]?.endsWith('.jsonl') && end <= row.nodeCount) {
       const head = await this.readHead(row)
       if (head && head.nodes.length >= end) {
         void this.readSession(agent, id).catch(() => undefined) // the whole session, for the next pages
@@ -300,6 +312,11 @@ export class LibraryService {
       }
     }
     return pageOf(maskSession(await this.readSession(agent, id)), options)
+  }
+
+  /** Find text in one session (see `SepiaApi.findInSession`), over the masked copy. */
+  async findInSession(agent: AgentId, id: string, query: string, options?: FindOptions): Promise<FindResult> {
+    return findIn(maskSession(await this.readSession(agent, id)), query, options ?? {})
   }
 
   /** One whole node of a session, secrets masked. Rejects `SESSION_NOT_FOUND` for an unknown node. */

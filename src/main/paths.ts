@@ -8,19 +8,46 @@
  * that leads out of every root is reported (`PATH_NOT_ALLOWED`, naming where it leads), never
  * followed. `openHome` itself accepts any folder: the user picked it.
  *
+ * Reading and writing are separate (issue 16, path policy). Everything above may be read. A
+ * write ({@link PathPolicy.checkWrite}) goes only into Sepia's own data folder, a folder the user
+ * picked in the system dialog (`picked`), or a folder named in a one-time grant
+ * ({@link PathPolicy.approve}) that the renderer obtains after the user clicked "Allow once" on a
+ * confirmation that shows the folder (browser mode types folders; a restore into the project
+ * folder a session recorded needs one too, since that path came from the store). An opened home
+ * and a session's recorded `cwd` are never write roots: they are data a sender wrote.
+ *
  * {@link guardAgents} applies the same rule to what discovery finds: a session file that is a
  * link (or sits in a linked folder) pointing outside the opened home is skipped with a diagnostic.
  */
-import { lstat, realpath } from 'node:fs/promises'
+import { randomBytes } from 'node:crypto'
+import { lstat, readFile, realpath, stat } from 'node:fs/promises'
 import { dirname, isAbsolute, relative, resolve } from 'node:path'
 import { SepiaError } from '../shared/api'
-import type { Diagnostic } from '../shared/ir'
+import type { Diagnostic, Session } from '../shared/ir'
+import { addDiagnostic } from './ir/build'
 import { clampDepth } from './ir/depth'
 import type { AgentDefinition, StoreRef } from './agents/types'
 import type { HomeLayout } from './platform'
 
 /** Why a root is allowed. `home` and `session` roots are replaced when other homes are opened. */
 export type RootReason = 'home' | 'session-file' | 'project' | 'app-data' | 'picked'
+
+/** Roots that may be written into, with {@link PathPolicy.checkWrite}. */
+const WRITE_REASONS: ReadonlySet<RootReason> = new Set(['app-data', 'picked'])
+
+/** What a one-time grant lets Sepia do in its folder (the `operation` of `approveFolder`). */
+export type WriteOperation = 'restore' | 'export' | 'collect' | 'convert'
+export const WRITE_OPERATIONS: readonly WriteOperation[] = ['restore', 'export', 'collect', 'convert']
+
+/** A grant from {@link PathPolicy.approve}: one folder, one operation, used once, expiring. */
+interface Grant {
+  path: string
+  operation: WriteOperation
+  expiresAt: number
+}
+
+/** How long a grant stays usable, ms. */
+const GRANT_TTL_MS = 10 * 60_000
 
 /** True when `child` is `root` or inside it (absolute paths, this machine's syntax). */
 export function isInside(root: string, child: string): boolean {
@@ -69,6 +96,7 @@ export type RootSource = () => Promise<Iterable<readonly [path: string, reason: 
 export class PathPolicy {
   private roots = new Map<string, RootReason>()
   private realRoots = new Map<string, Promise<string>>()
+  private grants = new Map<string, Grant>()
 
   /** `source` is asked for the current library's roots at every check (cheap: in memory). */
   constructor(private readonly source?: RootSource) {}
@@ -127,6 +155,81 @@ export class PathPolicy {
       })
     }
     return abs
+  }
+
+  /**
+   * Record the user's "Allow once" for writing into `path` (absolute) for one `operation`.
+   * Returns the token the write call must present (`grant` in its options). The token is good for
+   * one write, within 10 minutes; reads of that folder (a preview) may present it before.
+   * Rejects `BAD_ARGUMENT` for a relative or empty path or an unknown operation.
+   */
+  approve(path: unknown, operation: unknown, now = Date.now()): { token: string; path: string; operation: WriteOperation } {
+    if (typeof path !== 'string' || path.trim() === '' || path.includes('\0') || !isAbsolute(path.trim())) {
+      throw new SepiaError({ code: 'BAD_ARGUMENT', message: 'Type the full path of the folder (starting with / or a drive letter).' })
+    }
+    if (!WRITE_OPERATIONS.includes(operation as WriteOperation)) throw new SepiaError({ code: 'BAD_ARGUMENT', message: `The operation is one of ${WRITE_OPERATIONS.join(', ')}.` })
+    for (const [t, g] of this.grants) if (g.expiresAt <= now) this.grants.delete(t)
+    const token = randomBytes(18).toString('base64url')
+    const abs = resolve(path.trim())
+    this.grants.set(token, { path: abs, operation: operation as WriteOperation, expiresAt: now + GRANT_TTL_MS })
+    return { token, path: abs, operation: operation as WriteOperation }
+  }
+
+  /** The grant `token` when it names a folder holding `abs` for `operation`; `consume` uses it up. */
+  private grantFor(token: unknown, abs: string, operation: WriteOperation, consume: boolean, now = Date.now()): Grant | undefined {
+    if (typeof token !== 'string') return undefined
+    const g = this.grants.get(token)
+    if (!g || g.expiresAt <= now || g.operation !== operation || !isInside(g.path, abs)) return undefined
+    if (consume) this.grants.delete(token)
+    return g
+  }
+
+  /**
+   * Check a folder or file to read that a grant covers (the preview before a granted restore).
+   * Falls back to {@link check} when the grant does not cover it. The grant is not used up.
+   */
+  async checkRead(path: unknown, what: string, grant?: { token?: unknown; operation: WriteOperation }): Promise<string> {
+    if (grant && typeof path === 'string' && isAbsolute(path.trim()) && !path.includes('\0')) {
+      const abs = resolve(path.trim())
+      const g = this.grantFor(grant.token, abs, grant.operation, false)
+      if (g && (await this.realInside(g.path, abs))) return abs
+    }
+    return this.check(path, what)
+  }
+
+  /**
+   * Check a path Sepia is about to write into. Allowed: inside Sepia's data folder, a folder the
+   * user picked in the dialog, a folder of `extra` (the caller's own allowance, such as the user's
+   * own home when converting), or under the folder of a valid grant for `operation` (used up
+   * unless `consume: false`, for a plan that precedes the write).
+   * A symbolic link that leads out of the allowed folder is refused. Rejects `BAD_ARGUMENT` for a
+   * bad path, `PATH_NOT_ALLOWED` otherwise, telling the user to choose or allow the folder.
+   */
+  async checkWrite(path: unknown, what: string, options: { operation: WriteOperation; grant?: unknown; extra?: readonly string[]; consume?: boolean }): Promise<string> {
+    if (typeof path !== 'string' || path.trim() === '' || path.includes('\0')) {
+      throw new SepiaError({ code: 'BAD_ARGUMENT', message: `${what} is not a valid path. Choose a folder again.` })
+    }
+    const abs = resolve(path.trim())
+    const real = await realPathOf(abs)
+    const roots = [...this.roots].filter(([, r]) => WRITE_REASONS.has(r)).map(([p]) => p)
+    for (const e of options.extra ?? []) if (isAbsolute(e)) roots.push(resolve(e))
+    for (const root of roots) if (isInside(root, abs) && (real === abs || (await this.realInside(root, real)))) return abs
+    const g = this.grantFor(options.grant, abs, options.operation, false)
+    if (g && (await this.realInside(g.path, real))) {
+      if (options.consume !== false) this.grants.delete(options.grant as string)
+      return abs
+    }
+    throw new SepiaError({
+      code: 'PATH_NOT_ALLOWED',
+      path: abs,
+      message: `Sepia writes only into a folder you chose for it. ${what} (${abs}) was not chosen or allowed for this ${options.operation}. Choose the folder, or confirm it with "Allow once".`,
+    })
+  }
+
+  /** True when `real` lies in `root` or in `root`'s real path. */
+  private async realInside(root: string, real: string): Promise<boolean> {
+    if (isInside(root, real)) return true
+    return isInside(await realPathOf(root), await realPathOf(real))
   }
 
   private async insideReal(real: string): Promise<boolean> {
@@ -193,7 +296,28 @@ export function guardAgents(agents: readonly AgentDefinition[]): AgentDefinition
     async read(ref, ctx) {
       const session = await agent.read(ref, ctx)
       clampDepth(session) // hostile nesting must not overflow clone/serialise/render (ir/depth.ts)
+      await noteEmpty(session)
       return session
     },
   }))
+}
+
+/**
+ * A session read with no message and no diagnostic whose file is empty, or holds only `{}` / `[]`,
+ * gets a diagnostic saying so (issue 16: such files were listed as silent 0-message sessions).
+ */
+async function noteEmpty(session: Session): Promise<void> {
+  if (session.nodes.length > 0 || session.diagnostics.length > 0) return
+  const file = session.source.files[0]
+  if (!file) return
+  try {
+    const st = await stat(file)
+    if (!st.isFile() || st.size > 64) return
+    const text = (await readFile(file, 'utf8')).trim()
+    if (text === '' || text === '{}' || text === '[]' || text === 'null') {
+      addDiagnostic(session, { severity: 'warning', path: file, line: 1, message: text === '' ? 'This session file is empty: there is nothing to show.' : `This session file holds only "${text}": no messages to show.` })
+    }
+  } catch {
+    // unreadable: the reader already said so, or the file is gone
+  }
 }

@@ -11,8 +11,9 @@
 import type { AgentId, Diagnostic, HomeOs, MessageNode, Session, SessionSummary } from './ir'
 import type { CheckpointList, CheckpointLocation, RestoreOptions, RestorePreview, RestoreRecord, RestoreResult, UndoResult } from './checkpoints'
 import type { ConvertOptions, ConvertPlan, ConvertResult, ProviderFamily } from './convert'
-import type { ChangeSet, IndexStatus, PageOptions, SearchFilters, SearchResult, SessionPage, UsageQuery, UsageReport } from './catalog'
+import type { ChangeSet, FindOptions, FindResult, IndexStatus, PageOptions, SearchFilters, SearchResult, SessionPage, UsageQuery, UsageReport } from './catalog'
 import type { AgentSettingsView } from './settings'
+import type { HealthReport, ProblemReport } from './health'
 import type { TimelineFilter, TimelineFormat, TimelinePage, TimelineQuery } from './timeline'
 
 export type * from './checkpoints'
@@ -128,6 +129,7 @@ export const API_METHODS = [
   'openDemo',
   'getSession',
   'pickFolder',
+  'approveFolder',
   'exportSessions',
   'exportSessionContent',
   'collectForReview',
@@ -151,9 +153,12 @@ export const API_METHODS = [
   'getChanges',
   'getSessionPage',
   'getSessionNode',
+  'findInSession',
   'getTimeline',
   'exportTimeline',
   'getAgentSettings',
+  'getHealth',
+  'reportProblem',
 ] as const
 
 export type ApiMethod = (typeof API_METHODS)[number]
@@ -192,6 +197,14 @@ export interface SepiaApi {
    * dialog exists (browser mode: the renderer then asks for a typed path).
    */
   pickFolder(): Promise<string | null>
+  /**
+   * The user confirmed, with "Allow once" on a step that showed `path`, that Sepia may write into
+   * that folder for one `operation`. Resolves a token to pass as `grant` in that write's options
+   * (a restore, export, collect or convert); it is used up by that write and expires after 10
+   * minutes. Call it only from that confirmation. Rejects `BAD_ARGUMENT` for a relative path or an
+   * unknown operation.
+   */
+  approveFolder(path: string, operation: 'restore' | 'export' | 'collect' | 'convert'): Promise<{ token: string; path: string }>
   /**
    * Export sessions (a list — a selection or search results —, `{project}` or `{all: true}`) in
    * one format, one file per session, secrets masked, into `outDir` (created when missing; a
@@ -323,6 +336,13 @@ export interface SepiaApi {
   /** One node of a session, whole ("show all" on a cut text). Rejects `SESSION_NOT_FOUND` (also for an unknown node id). */
   getSessionNode(agent: AgentId, id: string, nodeId: string): Promise<MessageNode>
   /**
+   * Find text in one session (case-insensitive, literal): the nodes that hold it, in order, with
+   * their index for `getSessionPage` (find in the open session, issue 17). Looks at content,
+   * thinking, text blocks and tool call arguments, secrets masked. Rejects `SESSION_NOT_FOUND`,
+   * `BAD_ARGUMENT` for a query that is not text.
+   */
+  findInSession(agent: AgentId, id: string, query: string, options?: FindOptions): Promise<FindResult>
+  /**
    * One page of the timeline of the open homes (src/shared/timeline.ts): one row per turn or
    * event, for one session (`sessionId`), one project (`project`), one agent, or everything. Cline
    * and its forks give seed 000's rows (turns, model and permission changes, sync and cloud
@@ -350,6 +370,20 @@ export interface SepiaApi {
    * `PATH_NOT_ALLOWED`, `BAD_ARGUMENT`.
    */
   getAgentSettings(options?: { home?: string; project?: string }): Promise<AgentSettingsView>
+  /**
+   * Reading health of the open homes (src/shared/health.ts, issue 14): records read and skipped
+   * by type and agent version, record types Sepia does not know (first file and line), files
+   * skipped and why, sessions read only in part, tool calls without a result, and stores of
+   * agents Sepia cannot read yet. Reads every session (as long as indexing).
+   */
+  getHealth(): Promise<HealthReport>
+  /**
+   * "Report a problem": write a masked copy of one session file (secrets masked, user names and
+   * home paths replaced, structure kept) into `outDir` (default: `<appDataDir>/reports`), for the
+   * user to attach to a bug report. Sends nothing. `path` must be a file of an open home's session;
+   * `outDir` a folder the user picked. Rejects `PATH_NOT_ALLOWED`, `NOT_FOUND`, `BAD_ARGUMENT`.
+   */
+  reportProblem(path: string, outDir?: string): Promise<ProblemReport>
 }
 
 /** Error codes that cross the bridge. */

@@ -3,7 +3,7 @@
  * paged transcripts). Plain JSON: they cross IPC and HTTP. No Node or Electron imports (the
  * renderer imports this file). Times are ms since epoch; tokens are integers; cost is US dollars.
  */
-import type { AgentId, MessageNode, Role, Session, SessionSummary } from './ir'
+import type { AgentId, MessageNode, Role, Session, SessionSummary, Usage } from './ir'
 
 /**
  * Progress of the catalog refresh (`getIndexStatus`). A refresh goes `discover` (listing the
@@ -29,6 +29,8 @@ export interface IndexStatus {
   startedAt?: number
   /** ms since epoch when the sessions were written (the search phase may go on). */
   finishedAt?: number
+  /** Plain words when the last refresh or search indexing could not write the catalog (the command went on). */
+  error?: string
 }
 
 /** Filters of `search` (all optional, combined with AND). */
@@ -173,6 +175,50 @@ export interface PageOptions {
   limit?: number
   /** Longer texts (content, thinking, text blocks, tool results) are cut to this many characters. Default 20,000. */
   maxChars?: number
+  /**
+   * Return the page that holds this node instead: `offset` becomes the multiple of `limit` at or
+   * below the node's index (a search hit opened in a long transcript). Unknown ids are ignored.
+   */
+  nodeId?: string
+}
+
+/** Whole-session figures a paged view cannot sum from the pages it holds. */
+export interface SessionStats {
+  /** user + assistant messages, events and injected (`isMeta`) text not counted. */
+  messages: number
+  /** Tool calls over all nodes. */
+  toolCalls: number
+  /** Injected (`isMeta`) nodes, hidden by default in the transcript. */
+  metaNodes: number
+  /** Sum of the nodes' usage (tokens, cost in USD) when the session has no total of its own. */
+  usage?: Usage
+}
+
+/** Options of `findInSession`. */
+export interface FindOptions {
+  /** Include injected (`isMeta`) nodes. Default false (they are hidden in the transcript). */
+  includeMeta?: boolean
+  /** Most matching nodes returned. Default 1,000, at most 10,000. */
+  limit?: number
+}
+
+/** One node that holds the text looked for. */
+export interface FindMatch {
+  /** Index in the session's `nodes` (for `getSessionPage`). */
+  nodeIndex: number
+  nodeId: string
+  /** Occurrences in the node (text, thinking, text blocks, tool call arguments). */
+  count: number
+}
+
+/** The answer of `findInSession`: matching nodes in transcript order. */
+export interface FindResult {
+  query: string
+  matches: FindMatch[]
+  /** Occurrences over every matching node (also those past `limit`). */
+  total: number
+  /** True when more nodes matched than `limit`. */
+  more: boolean
 }
 
 /**
@@ -185,6 +231,8 @@ export interface SessionPage {
   nodes: MessageNode[]
   offset: number
   totalNodes: number
+  /** Whole-session counts (messages, tool calls, injected nodes, usage). */
+  stats?: SessionStats
   /**
    * True when the page came from the head of a large transcript while the whole file is still
    * being read: `totalNodes` is the count from the last index, and tool calls whose results lie

@@ -58,6 +58,12 @@ export interface CheckpointLocation {
   targetDir?: string
   /** A folder (or `.git` folder) holding the repository with the checkpoint commits, when elsewhere. */
   repoDir?: string
+  /**
+   * The one-time token from `approveFolder(folder, 'restore')`. A restore writes only into a folder
+   * picked in the system dialog or one the user allowed: the recorded project folder (no
+   * `targetDir`) always needs it, since that path came from the session's store (issue 16).
+   */
+  grant?: string
 }
 
 /** What restoring does to one file: compared with the file on disk now. */

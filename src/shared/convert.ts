@@ -10,7 +10,7 @@
  *
  * No Node or Electron imports: the renderer imports this file.
  */
-import type { AgentId } from './ir'
+import type { AgentId, HomeOs } from './ir'
 
 /**
  * The model provider whose API a target agent replays a session to. A thinking block's signature
@@ -79,6 +79,12 @@ export type ConvertWarning =
   | { kind: 'message-skipped-by-target'; count: number }
   /** Secrets (API keys, tokens) written masked, as Sepia shows them; revealing the session first carries them over. */
   | { kind: 'secrets-masked'; count: number }
+  /**
+   * The session's project folder is not an absolute path on the target machine (a Windows path
+   * converted for Linux or macOS, or the other way): the target cannot find the session from it.
+   * Choose the project folder on this computer (`ConvertOptions.cwd`, `sepia convert --project`).
+   */
+  | { kind: 'foreign-project-path'; count: number; path: string; os: HomeOs }
 
 /** The kinds of {@link ConvertWarning}. */
 export type ConvertWarningKind = ConvertWarning['kind']
@@ -113,7 +119,10 @@ export const WARNING_SEVERITY: Record<ConvertWarningKind, WarningSeverity> = {
   'empty-message-dropped': 'info',
   'message-skipped-by-target': 'loss',
   'secrets-masked': 'change',
+  'foreign-project-path': 'loss',
 }
+
+const OS_NAMES: Record<HomeOs, string> = { linux: 'Linux', darwin: 'macOS', win32: 'Windows' }
 
 const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`
 
@@ -159,6 +168,8 @@ const DESCRIBE: Describers = {
   'empty-message-dropped': (w) => `${plural(w.count, 'message')} left empty by the steps above left out.`,
   'message-skipped-by-target': (w) =>
     `${plural(w.count, 'user message')} beginning with "/" or "?" written, but the target takes them for commands and leaves them out when it resumes: its model will not see them.`,
+  'foreign-project-path': (w) =>
+    `The project folder ${w.path} is not a folder on ${OS_NAMES[w.os]}, so the target agent will not find this session there. Choose the project folder on this computer.`,
   'secrets-masked': (w) => `${plural(w.count, 'secret')} (API keys, tokens) written masked, as Sepia shows them; reveal the session's secrets first to carry them over.`,
 }
 
@@ -210,6 +221,11 @@ export interface ConvertOptions {
    */
   targetHome?: string
   /**
+   * The one-time token from `approveFolder` for the folder written into, when the user typed it or
+   * it came from a store (issue 16). Not needed for a folder picked in the system dialog.
+   */
+  grant?: string
+  /**
    * The project folder the converted session belongs to (absolute). Default: the source session's
    * working directory. The target finds sessions by it (Claude Code's project folder).
    */
@@ -257,6 +273,15 @@ export interface ConvertPlan {
   resumeCommand: string
   /** The folder to run {@link resumeCommand} in. */
   cwd?: string
+  /**
+   * The project folder the converted session is written for (the source's, or `ConvertOptions.cwd`
+   * when the caller re-targeted it). The Convert dialog prefills "Project folder on this computer" with it.
+   */
+  projectFolder?: string
+  /** True when {@link projectFolder} is not an absolute path on the target machine (from another OS). */
+  foreignProjectFolder?: boolean
+  /** `cd <cwd> && <resumeCommand>` quoted for the target's shell (PowerShell on Windows), ready to paste. */
+  resumeShellCommand?: string
 }
 
 /** The outcome of reading the written session back with the target's own reader. */
@@ -285,4 +310,30 @@ export interface ConvertResult extends Omit<ConvertPlan, 'sessionId' | 'files'> 
 /** Quote a path for a POSIX shell (single quotes; plain paths stay as they are). */
 export function shellQuote(s: string): string {
   return /^[A-Za-z0-9_./:@%+=,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`
+}
+
+/**
+ * Quote one argument for the shell of `os`: POSIX single quotes (`'\''` for a quote inside) on
+ * Linux and macOS, PowerShell single quotes (`''` for a quote inside) on Windows. Plain words
+ * (letters, digits, `_./:@%+=,-`) stay as they are.
+ */
+export function quoteArg(s: string, os: HomeOs): string {
+  if (/^[A-Za-z0-9_./:@%+=,-]+$/.test(s)) return s
+  return os === 'win32' ? `'${s.replace(/'/g, "''")}'` : shellQuote(s)
+}
+
+/** `cd <cwd>` then `command`, in the shell of `os` (PowerShell's `Set-Location -LiteralPath` on Windows). */
+export function cdAndRun(cwd: string | undefined, command: string, os: HomeOs): string {
+  if (!cwd) return command
+  return os === 'win32' ? `Set-Location -LiteralPath ${quoteArg(cwd, os)}; ${command}` : `cd ${quoteArg(cwd, os)} && ${command}`
+}
+
+/**
+ * True when `path` is an absolute path on a machine of `os`: `/...` on Linux and macOS; `C:\...`,
+ * `C:/...` or a UNC path `\\server\share` on Windows. A Windows path is not absolute on Linux
+ * (Node's `posix.resolve` would put the process's folder in front of it), nor `/home/x` on Windows.
+ */
+export function isAbsoluteOn(path: string, os: HomeOs): boolean {
+  if (os === 'win32') return /^[A-Za-z]:[\\/]/.test(path) || /^[\\/]{2}[^\\/]/.test(path)
+  return path.startsWith('/')
 }

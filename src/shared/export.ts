@@ -22,6 +22,11 @@ export interface ExportContentOptions {
 
 /** Arguments of `exportSessions`. */
 export interface ExportRequest extends ExportContentOptions {
+  /**
+   * The one-time token from `approveFolder` for the folder written into, when the user typed it or
+   * it came from a store (issue 16). Not needed for a folder picked in the system dialog.
+   */
+  grant?: string
   sessions: ExportSelection
   format: ExportFormat
   /**
@@ -52,6 +57,11 @@ export interface ExportContent {
 
 /** Arguments of `collectForReview`. */
 export interface CollectRequest {
+  /**
+   * The one-time token from `approveFolder` for the folder written into, when the user typed it or
+   * it came from a store (issue 16). Not needed for a folder picked in the system dialog.
+   */
+  grant?: string
   /** Write a folder, or one zip file. */
   target: 'folder' | 'zip'
   /** Where to write: a folder that does not exist yet (or is empty), or a new `.zip` file. */

@@ -98,6 +98,12 @@ export interface ToolCall {
   id: string
   /** The agent's own tool name (`Bash`, `run_commands`, `execute_command`, ...). */
   name: string
+  /**
+   * The namespace the agent lists the tool under, when it records one (Codex
+   * `function_call.namespace`: `collaboration`, `multi_agent_v1`, an MCP server or a dynamic tool
+   * group; codex-rs `protocol/src/models.rs`). Kept so a writer of the same agent writes it back.
+   */
+  namespace?: string
   /** ACP kind derived from the name and arguments. */
   kind: ToolKind
   /** Arguments as the agent recorded them (parsed JSON object, or the raw string). */
@@ -116,6 +122,13 @@ export interface ToolCall {
   diffs?: ToolCallDiff[]
   /** Id of a session spawned by this call (a sub-agent), once linked. */
   subagentSessionId?: string
+  /**
+   * How a call that did not run ended, when the store says so: `{ refused: true }` when the agent
+   * refused it (Cline "Tool [x] was not executed because ..."; its result node holds that text),
+   * `{ interrupted: true }` when the user or an error stopped the turn before any result was
+   * recorded (no result node exists). Absent for calls that ran.
+   */
+  metadata?: Record<string, unknown>
 }
 
 /** Token usage of one model response. Integers; `cost` in US dollars. */
@@ -195,9 +208,15 @@ export interface MessageNode {
   usage?: Usage
   /**
    * A marker rather than a conversation turn: `compaction` (context was compacted here),
-   * `model-change`, `unknown-event` (a record type the reader does not model, shown when it has text).
+   * `model-change`, `unknown-event` (a record type the reader does not model, shown when it has text),
+   * `interrupted`, and what the agent's CLI wrote in the user's place (issue 14): `command` (a slash
+   * command; `content` is `/name args`, with ` → ` and its output's first line when it printed one),
+   * `notification` (a background task reported back; `content` is its summary, then its report;
+   * `metadata.status`), `hook` (a hook stopped the operation; `content` is its reason), `api-error`
+   * (the request failed; `content` is the error), `notice` (another line the CLI wrote). `content` is
+   * plain text (no tags, no escape codes); such a node has `role: "system"` and is never a prompt.
    */
-  event?: 'compaction' | 'model-change' | 'unknown-event' | 'interrupted'
+  event?: EventKind
   /** True for text the agent injected (system reminders, environment details), hidden by default. */
   isMeta?: boolean
   /** Agent-specific fields with no IR home. */
@@ -208,6 +227,9 @@ export interface MessageNode {
    */
   recovered?: RecoveredFrom
 }
+
+/** Kinds of {@link MessageNode.event}. */
+export type EventKind = 'compaction' | 'model-change' | 'unknown-event' | 'interrupted' | 'command' | 'notification' | 'hook' | 'api-error' | 'notice'
 
 /**
  * Where a turn or a session came from when no primary store holds it any more: a secondary source

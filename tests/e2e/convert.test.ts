@@ -74,6 +74,10 @@ describe.skipIf(skip !== undefined)('Continue in… (Cline → Claude Code)', ()
     expect(await cursor.getAttribute('data-disabled')).toBe('true')
     expect(await cursor.getByRole('radio').isDisabled()).toBe(true)
     expect(await cursor.innerText()).toContain('Sepia cannot write Cursor sessions yet.')
+    // Issue 14: the project folder, prefilled with the session's own (an absolute Linux path: not foreign).
+    const folder = dialog.getByTestId('convert-project-folder')
+    expect(await folder.inputValue()).toMatch(/^\/.+/)
+    expect(await dialog.getByTestId('convert-project-folder-hint').innerText()).toContain('The other agent lists the session under this folder.')
     await page.screenshot({ path: join(shots, 'convert-dialog.png') })
     expect(await seriousViolations(page, '[data-testid="convert-dialog"]')).toEqual([])
 

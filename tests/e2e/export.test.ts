@@ -105,6 +105,7 @@ describe.skipIf(skip !== undefined)('export, collect for review, recent folders'
     await page.screenshot({ path: join(shots, 'collect-dialog.png') })
     expect(await seriousViolations(page, '[data-testid="collect-dialog"]')).toEqual([])
     await dialog.getByTestId('collect-submit').click()
+    await dialog.getByTestId('allow-once-button').click()
     const result = dialog.getByTestId('collect-result')
     await poll(() => result.count()).toBe(1)
     const zip = join(data, 'review.zip')

@@ -76,6 +76,7 @@ export const READ_SWEEP: Record<string, Plan> = {
   revealSecrets: (e) => e.sessions.map((s) => [s.agent, s.id]),
   hideSecrets: (e) => e.onePerAgent.map((s) => [s.agent, s.id]),
   pickFolder: () => [[]],
+  approveFolder: (e) => [[e.tempDir('approve'), 'export']],
   getSessionPage: (e) => [...e.sessions.map((s) => [s.agent, s.id]), ...e.onePerAgent.map((s) => [s.agent, s.id, { offset: 0, limit: 5, maxChars: 60 }])],
   getSessionNode: (e) =>
     okValues<{ agent: string; id: string; nodes: { nodeId: string }[] }>(e, 'getSession')
@@ -114,6 +115,9 @@ export const READ_SWEEP: Record<string, Plan> = {
   getTimeline: (e) => [[], [{ limit: 50, sortBy: 'text' }], ...e.onePerAgent.map((s) => [{ agent: s.agent, sessionId: s.id }])],
   exportTimeline: () => [['csv'], ['jsonl']],
   getAgentSettings: () => [[]],
+  getHealth: () => [[]],
+  // Writes only a masked copy into a folder the user picked (never into a store).
+  reportProblem: (e) => e.onePerAgent.filter((s) => s.files[0] !== undefined).map((s) => [s.files[0], e.tempDir('report')]),
   openHome: (e) => e.homes.map((h) => [h]),
   openDemo: () => [[]],
 }

@@ -16,7 +16,7 @@ import type { OpenedFrom } from '../../shared/export'
 import type { Diagnostic, HomeOs } from '../../shared/ir'
 import { MANIFEST_NAME, readManifest, verifyBundle } from './manifest'
 import { placeStoreFile, recogniseStoreFile } from './single'
-import { extractZip } from './zip'
+import { extractZip, ZipLimitError } from './zip'
 
 /** Extracted bundles and single-file homes kept in the app data folder. */
 export const KEEP_OPENED = 5
@@ -104,6 +104,7 @@ async function prepareZip(zipPath: string, workDir: string, appDataDir: string):
       result = await extractZip(zipPath, extracted)
     } catch (e) {
       await rm(workDir, { recursive: true, force: true })
+      if (e instanceof ZipLimitError) throw new SepiaError({ code: 'READ_FAILED', message: `${zipPath}: ${e.message}`, path: zipPath })
       throw new SepiaError({ code: 'READ_FAILED', message: `${zipPath} could not be opened as a zip (${(e as Error).message}). It may be damaged or cut short; ask for it again.`, path: zipPath })
     }
     const diagnostics: Diagnostic[] = result.skipped.map((s) => ({ severity: 'warning', path: zipPath, message: `Zip entry "${s.name}" was not extracted: ${s.reason}.` }))

@@ -4,7 +4,7 @@
  * (`prepare`, then `opened` to remember it and add the bundle's diagnostics to the library).
  * `api.ts` delegates here.
  */
-import { dirname, resolve } from 'node:path'
+import { resolve } from 'node:path'
 import { SepiaError, type Library, type SepiaApi } from '../../shared/api'
 import type { CollectRequest, CollectResult } from '../../shared/export'
 import type { AgentDefinition, ReadContext } from '../agents/types'
@@ -60,7 +60,7 @@ export function createBundleMethods(d: BundleServiceDeps): BundleMethods {
     if (request.includeCredentials !== undefined && typeof request.includeCredentials !== 'boolean') throw bad('includeCredentials must be true or false.')
     if (typeof request.outPath !== 'string' || request.outPath.trim() === '') throw bad('Give the path of the folder or zip to write.')
     const outPath = resolve(request.outPath.trim())
-    await d.paths.check(dirname(outPath), 'The folder to write the bundle in')
+    await d.paths.checkWrite(outPath, 'The folder or zip to write the bundle to', { operation: 'collect', grant: request.grant })
     let layouts: HomeLayout[]
     if (request.homes !== undefined) {
       if (!Array.isArray(request.homes) || request.homes.length === 0) throw bad('homes is a list of home folders.')

@@ -12,7 +12,7 @@
  */
 import { createHash } from 'node:crypto'
 import { createReadStream } from 'node:fs'
-import { mkdir, open, utimes, type FileHandle } from 'node:fs/promises'
+import { mkdir, open, stat, utimes, type FileHandle } from 'node:fs/promises'
 import { dirname, join, resolve, sep } from 'node:path'
 import { Inflate, Zip, ZipDeflate } from 'fflate'
 
@@ -198,9 +198,21 @@ export function isSafeEntryName(name: string): boolean {
 export async function extractZip(
   zipPath: string,
   destDir: string,
-  options: { check?: () => void; onEntry?: (done: number, total: number) => void } = {},
+  options: { check?: () => void; onEntry?: (done: number, total: number) => void; limits?: Partial<ZipLimits> } = {},
 ): Promise<{ files: string[]; skipped: { name: string; reason: string }[] }> {
   const entries = await readZipDirectory(zipPath)
+  const limits = { ...ZIP_LIMITS, ...options.limits }
+  const zipBytes = (await stat(zipPath)).size
+  if (entries.length > limits.maxEntries) throw new ZipLimitError(`it holds ${entries.length} entries, more than the ${limits.maxEntries} Sepia opens`)
+  const declared = entries.reduce((n, e) => n + (e.size > 0 ? e.size : 0), 0)
+  const cap = Math.min(limits.maxTotalBytes, Math.max(limits.minRatioBytes, zipBytes * limits.maxRatio))
+  if (declared > cap) throw new ZipLimitError(`it would unpack to ${mb(declared)}, more than ${mb(cap)} (${limits.maxRatio} times its size, at most ${mb(limits.maxTotalBytes)})`)
+  let written = 0
+  const count = (n: number): void => {
+    written += n
+    // Sizes in a zip can lie: the bytes actually written are counted too.
+    if (written > cap) throw new ZipLimitError(`it unpacks to more than ${mb(cap)} (${limits.maxRatio} times its size, at most ${mb(limits.maxTotalBytes)})`)
+  }
   const root = resolve(destDir)
   const files: string[] = []
   const skipped: { name: string; reason: string }[] = []
@@ -237,11 +249,19 @@ export async function extractZip(
             options.check?.()
             if (inflate) inflate.push(chunk)
             else queue.push(chunk)
-            while (queue.length) await out.write(queue.shift()!)
+            while (queue.length) {
+              const c = queue.shift()!
+              count(c.length)
+              await out.write(c)
+            }
           }
         }
         if (inflate && e.compressedSize > 0) inflate.push(new Uint8Array(0), true)
-        while (queue.length) await out.write(queue.shift()!)
+        while (queue.length) {
+          const c = queue.shift()!
+          count(c.length)
+          await out.write(c)
+        }
       } finally {
         await out.close()
       }
@@ -253,6 +273,31 @@ export async function extractZip(
     await fh.close()
   }
   return { files, skipped }
+}
+
+/**
+ * Limits on opening a zip (issue 16: a 306 KB zip wrote 300 MB). `maxEntries` files;
+ * unpacked bytes at most `maxRatio` times the zip's size (but always `minRatioBytes`), and never
+ * more than `maxTotalBytes`. Both the sizes the zip declares and the bytes written are checked.
+ */
+export interface ZipLimits {
+  maxEntries: number
+  maxTotalBytes: number
+  maxRatio: number
+  minRatioBytes: number
+}
+export const ZIP_LIMITS: ZipLimits = { maxEntries: 200_000, maxTotalBytes: 8 * 1024 ** 3, maxRatio: 100, minRatioBytes: 64 * 1024 ** 2 }
+
+/** A zip refused by {@link ZIP_LIMITS}; the message says why in plain words. */
+export class ZipLimitError extends Error {
+  constructor(why: string) {
+    super(`Sepia did not unpack this zip: ${why}. A zip that big is not a review bundle; if it really is one, unpack it yourself and open the folder.`)
+    this.name = 'ZipLimitError'
+  }
+}
+
+function mb(bytes: number): string {
+  return `${Math.round(bytes / 1048576)} MB`
 }
 
 /** `destDir` joined with a POSIX bundle path. */

@@ -3,6 +3,7 @@
  * row per node with text (searchable text, capped), one usage row per node with token usage, and
  * the link skeleton (what the agents' `link()` functions look at). Pure: no I/O.
  */
+import { maskText } from '../secrets/mask'
 import type { MessageNode, Session, SessionSummary, ToolCall, Usage } from '../../shared/ir'
 import { isPrompt, summarize } from '../ir/build'
 import type { StoreRef } from '../agents/types'
@@ -85,7 +86,8 @@ export function searchText(n: MessageNode): string {
     const a = argsText(c)
     if (a) parts.push(a)
   }
-  return parts.join('\n')
+  // Indexed masked (issue 16): a prefix query must not confirm a masked secret character by character.
+  return maskText(parts.join('\n')).text
 }
 
 function usageSig(u: Usage | undefined): string {
@@ -171,7 +173,9 @@ export function messageRow(n: MessageNode, seq: number): MessageRow | undefined 
   const row: MessageRow = {
     seq,
     nodeId: n.nodeId,
-    role: n.role,
+    // Search role "user" is what the person typed: text the agent injected as a user message
+    // (isMeta: caveats, skills, compact summaries) is searched as "system" (issue 14, point 1).
+    role: n.role === 'user' && n.isMeta ? 'system' : n.role,
     toolNames: toolNamesOf(n),
     sig: `${n.nodeId}|${n.content.length}|${text.length}|${usageSig(usage)}|${n.model ?? ''}|${n.createdAt ?? ''}`,
     text,

@@ -5,8 +5,8 @@
  * it whole ("show all").
  */
 import { SepiaError } from '../../shared/api'
-import type { PageOptions, SessionPage } from '../../shared/catalog'
-import type { ContentBlock, MessageNode, Session } from '../../shared/ir'
+import type { FindMatch, FindOptions, FindResult, PageOptions, SessionPage, SessionStats } from '../../shared/catalog'
+import type { ContentBlock, MessageNode, Session, Usage } from '../../shared/ir'
 
 /** Default and largest page sizes (nodes). */
 export const DEFAULT_PAGE = 200
@@ -63,11 +63,96 @@ export function cutNode(n: MessageNode, max: number): MessageNode {
 /** One page of `session`. Rejects `BAD_ARGUMENT` for bad options. */
 export function pageOf(session: Session, options: PageOptions = {}): SessionPage {
   if (options !== null && typeof options !== 'object') throw new SepiaError({ code: 'BAD_ARGUMENT', message: 'Page options must be an object.' })
-  const offset = intOption(options.offset, 'offset', 0, 0, Number.MAX_SAFE_INTEGER)
+  let offset = intOption(options.offset, 'offset', 0, 0, Number.MAX_SAFE_INTEGER)
   const limit = intOption(options.limit, 'limit', DEFAULT_PAGE, 1, MAX_PAGE)
   const max = intOption(options.maxChars, 'maxChars', DEFAULT_MAX_CHARS, 100, Number.MAX_SAFE_INTEGER)
+  if (options.nodeId !== undefined) {
+    if (typeof options.nodeId !== 'string') throw new SepiaError({ code: 'BAD_ARGUMENT', message: '"nodeId" must be a node id (text).' })
+    const at = session.nodes.findIndex((n) => n.nodeId === options.nodeId)
+    if (at >= 0) offset = Math.floor(at / limit) * limit
+  }
   const nodes = session.nodes.slice(offset, offset + limit).map((n) => cutNode(n, max))
-  return { session: { ...session, nodes: [] }, nodes, offset, totalNodes: session.nodes.length }
+  return { session: { ...session, nodes: [] }, nodes, offset, totalNodes: session.nodes.length, stats: statsOf(session) }
+}
+
+const statsCache = new WeakMap<Session, SessionStats>()
+
+/**
+ * Whole-session counts for a paged view (cached per session object): messages as the renderer's
+ * `countMessages` counts them, tool calls, injected nodes, and the nodes' usage summed.
+ */
+export function statsOf(session: Session): SessionStats {
+  const hit = statsCache.get(session)
+  if (hit) return hit
+  let messages = 0
+  let toolCalls = 0
+  let metaNodes = 0
+  let usage: Usage | undefined
+  for (const n of session.nodes) {
+    if ((n.role === 'user' || n.role === 'assistant') && !n.event && !n.isMeta) messages++
+    toolCalls += n.toolCalls?.length ?? 0
+    if (n.isMeta) metaNodes++
+    if (n.usage) {
+      usage ??= {}
+      for (const k of ['inputTokens', 'outputTokens', 'cacheReadTokens', 'cacheWriteTokens', 'thinkingTokens', 'cost'] as const) {
+        const v = n.usage[k]
+        if (typeof v === 'number') usage[k] = (usage[k] ?? 0) + v
+      }
+    }
+  }
+  const stats: SessionStats = { messages, toolCalls, metaNodes, ...(usage ? { usage } : {}) }
+  statsCache.set(session, stats)
+  return stats
+}
+
+/** Occurrences of `needle` (already lower case) in `hay`, case-insensitive. */
+function occurrences(hay: string | undefined, needle: string): number {
+  if (!hay) return 0
+  const h = hay.toLowerCase()
+  let n = 0
+  for (let i = h.indexOf(needle); i >= 0; i = h.indexOf(needle, i + needle.length)) n++
+  return n
+}
+
+/** The texts of a node that find-in-session looks at (what the transcript shows). */
+function searchableTexts(n: MessageNode): (string | undefined)[] {
+  const out: (string | undefined)[] = [n.content, n.thinking]
+  for (const b of n.blocks ?? []) if (b.type === 'text' || b.type === 'file' || b.type === 'unknown') out.push(b.text)
+  for (const c of n.toolCalls ?? []) {
+    out.push(c.name)
+    try {
+      out.push(typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments))
+    } catch {
+      // Arguments that do not serialize are not searchable.
+    }
+  }
+  return out
+}
+
+/**
+ * Find `query` in a session's nodes (see `SepiaApi.findInSession`): literal, case-insensitive.
+ * Rejects `BAD_ARGUMENT` for a query that is not text or bad options.
+ */
+export function findIn(session: Session, query: string, options: FindOptions = {}): FindResult {
+  if (typeof query !== 'string') throw new SepiaError({ code: 'BAD_ARGUMENT', message: 'The text to find must be text.' })
+  if (options !== null && typeof options !== 'object') throw new SepiaError({ code: 'BAD_ARGUMENT', message: 'Find options must be an object.' })
+  const limit = intOption(options?.limit, 'limit', 1000, 1, 10_000)
+  const needle = query.trim().toLowerCase()
+  const matches: FindMatch[] = []
+  let total = 0
+  let nodes = 0
+  if (needle) {
+    session.nodes.forEach((n, nodeIndex) => {
+      if (n.isMeta && options?.includeMeta !== true) return
+      let count = 0
+      for (const t of searchableTexts(n)) count += occurrences(t, needle)
+      if (count === 0) return
+      total += count
+      nodes++
+      if (matches.length < limit) matches.push({ nodeIndex, nodeId: n.nodeId, count })
+    })
+  }
+  return { query, matches, total, more: nodes > matches.length }
 }
 
 /** The node `nodeId` of `session`, whole. Rejects `SESSION_NOT_FOUND` when absent. */

@@ -86,7 +86,15 @@ export class Refresher {
    */
   refresh(homes: readonly OpenHome[], agents?: readonly AgentId[]): Promise<RefreshResult> {
     this.pendingRuns++
-    const run = this.chain.then(() => this.run(homes, agents)).finally(() => this.pendingRuns--)
+    const run = this.chain
+      .then(() => this.run(homes, agents))
+      .catch((e: unknown) => {
+        // The catalog could not be written (another process held it past the busy timeout, disk
+        // full): say so in the status; the caller decides whether to go on (issue 14).
+        this.current = { ...this.current, phase: 'idle', running: false, error: `Could not update the session catalog: ${errorText(e)}` }
+        throw e
+      })
+      .finally(() => this.pendingRuns--)
     this.chain = run.catch(() => undefined)
     return run
   }
@@ -235,7 +243,12 @@ export class Refresher {
         }
       }
       // Small batches on this thread so other work (API calls) gets turns in between.
-      await indexText(this.store, onStep, () => this.pendingRuns > 0 && this.current !== st, 250)
+      try {
+        await indexText(this.store, onStep, () => this.pendingRuns > 0 && this.current !== st, 250)
+      } catch (e) {
+        // Search indexing never fails a command (issue 14): the rest is indexed by the next refresh.
+        st.error = `Could not finish the search index: ${errorText(e)}`
+      }
       finish()
     })
   }

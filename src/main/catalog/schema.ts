@@ -23,7 +23,7 @@
  * 179 MB. Prefix queries (`getSess*`) run on the plain index.
  */
 import Database from 'better-sqlite3'
-import { mkdirSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 
 /** Version of the catalog's schema; a catalog with another version is emptied and rebuilt. */
@@ -141,19 +141,69 @@ DROP TABLE IF EXISTS removed;
 DROP TABLE IF EXISTS meta;
 `
 
+/** How long a statement waits for another process's write lock (better-sqlite3 `timeout`, ms). */
+export const BUSY_TIMEOUT_MS = 10_000
+
+/** Times an outermost transaction is run again after `SQLITE_BUSY_SNAPSHOT` before the error is thrown. */
+const SNAPSHOT_RETRIES = 50
+
+/**
+ * Make every outermost `db.transaction(fn)` (and its `.deferred/.immediate/.exclusive`) start over
+ * when SQLite answers `SQLITE_BUSY_SNAPSHOT`: in WAL mode a transaction that began by reading and
+ * then writes fails at once (the busy timeout does not apply) when another connection — a second
+ * Sepia process, a worker — committed in between (sqlite.org/rescode.html#busy_snapshot; issue 14:
+ * `sepia convert` crashed in the FTS step). The transaction was rolled back, so running `fn` again
+ * from the start is what SQLite asks for. Nested calls (savepoints) are left alone: their outer
+ * transaction retries. Returns `db`.
+ */
+export function retryingTransactions(db: Database.Database): Database.Database {
+  const original = db.transaction.bind(db)
+  const pause = new Int32Array(new SharedArrayBuffer(4))
+  const retrying = <F extends (...args: never[]) => unknown>(run: F): F =>
+    ((...args: Parameters<F>) => {
+      for (let attempt = 0; ; attempt++) {
+        const outer = !db.inTransaction
+        try {
+          return run(...args)
+        } catch (e) {
+          if (!outer || attempt >= SNAPSHOT_RETRIES || (e as { code?: unknown }).code !== 'SQLITE_BUSY_SNAPSHOT') throw e
+          Atomics.wait(pause, 0, 0, Math.min(2 + attempt * 2, 50))
+        }
+      }
+    }) as F
+  db.transaction = ((fn: (...args: never[]) => unknown) => {
+    const tx = original(fn)
+    const wrapped = retrying(tx) as unknown as typeof tx
+    wrapped.deferred = retrying(tx.deferred)
+    wrapped.immediate = retrying(tx.immediate)
+    wrapped.exclusive = retrying(tx.exclusive)
+    wrapped.default = retrying(tx.default)
+    return wrapped
+  }) as typeof db.transaction
+  return db
+}
+
+/** Create `dir` (and parents) and make it private to the user (0700); no-op where modes do not exist. */
+export function privateDir(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 })
+  if (process.platform !== 'win32') chmodSync(dir, 0o700)
+}
+
 /**
  * Open (creating when absent) the catalog at `path`, or an in-memory catalog for `':memory:'`.
- * Sets WAL mode (readers never wait for the indexer), a 10 s busy timeout (several processes —
+ * Sets WAL mode (readers never wait for the indexer), a 10 s busy timeout and transactions that
+ * start over on `SQLITE_BUSY_SNAPSHOT` ({@link retryingTransactions}; several processes —
  * the app, a CLI, workers — may share one catalog) and creates or upgrades the schema: a catalog
  * of another {@link SCHEMA_VERSION} is emptied (it is a cache); adds the search indexes when
  * missing. Throws the SQLite error when the
  * file cannot be opened or is not a database.
  */
 export function openCatalog(path: string): Database.Database {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
-  const db = new Database(path)
+  if (path !== ':memory:') privateDir(dirname(path))
+  const db = retryingTransactions(new Database(path, { timeout: BUSY_TIMEOUT_MS }))
+  // The catalog holds transcript text: readable by the user only (issue 16).
+  if (path !== ':memory:') for (const f of [path, `${path}-wal`, `${path}-shm`]) if (existsSync(f)) chmodSync(f, 0o600)
   try {
-    db.pragma('busy_timeout = 10000')
     if (path !== ':memory:') db.pragma('journal_mode = WAL')
     db.pragma('synchronous = NORMAL')
     db.pragma('cache_size = -32768')

@@ -3,7 +3,7 @@
  * fragment `createApi` spreads into the API. Arguments are validated here (they cross the bridge).
  */
 import { SepiaError } from '../../shared/api'
-import type { ChangeSet, IndexStatus, PageOptions, SearchFilters, SearchResult, SessionPage, UsageQuery, UsageReport } from '../../shared/catalog'
+import type { ChangeSet, FindOptions, FindResult, IndexStatus, PageOptions, SearchFilters, SearchResult, SessionPage, UsageQuery, UsageReport } from '../../shared/catalog'
 import { isAgentId, type AgentId, type MessageNode } from '../../shared/ir'
 import { findAppRoot } from '../context'
 import type { LibraryService } from '../library'
@@ -31,6 +31,7 @@ export interface CatalogMethods {
   getChanges(token?: string): Promise<ChangeSet>
   getSessionPage(agent: AgentId, id: string, options?: PageOptions): Promise<SessionPage>
   getSessionNode(agent: AgentId, id: string, nodeId: string): Promise<MessageNode>
+  findInSession(agent: AgentId, id: string, query: string, options?: FindOptions): Promise<FindResult>
 }
 
 function checkSession(agent: unknown, id: unknown): void {
@@ -81,6 +82,11 @@ export function createCatalogMethods(deps: CatalogServiceDeps): CatalogMethods {
       checkSession(agent, id)
       await init()
       return library.getSessionNode(agent, id, nodeId)
+    },
+    async findInSession(agent, id, query, options) {
+      checkSession(agent, id)
+      await init()
+      return library.findInSession(agent, id, query, options ?? undefined)
     },
   }
 }

@@ -20,8 +20,8 @@
  * The IR keeps only refs (`Session.checkpoints[].ref` = message id), so this module re-reads the
  * records from the transcript, streaming and parsing only the file-history lines.
  */
-import { readFile, stat } from 'node:fs/promises'
-import { basename, dirname, join } from 'node:path'
+import { readFile, realpath, stat } from 'node:fs/promises'
+import { basename, dirname, isAbsolute, join, relative } from 'node:path'
 import { isRecord, tryParseJson } from '../util/json'
 import { readLines } from '../util/lines'
 import { relativeCheckpointPath } from './paths'
@@ -130,6 +130,17 @@ export async function claudeFilesAt(history: FileHistory, messageId: string, bac
     const src = join(backupDir, name)
     let st
     try {
+      // A backup (or its folder) that is a symbolic link is read only when it stays inside the
+      // Claude dir: a copied home must not make a restore copy ~/.ssh/id_rsa into the project (issue 16).
+      {
+        const real = await realpath(src)
+        const claudeDir = await realpath(dirname(dirname(backupDir))).catch(() => dirname(dirname(backupDir)))
+        const within = relative(claudeDir, real)
+        if (within === '' || within.startsWith('..') || isAbsolute(within)) {
+          out.refused.push({ path: rel.value, reason: `Its backup ${src} is a symbolic link to ${real}, outside ${claudeDir}; Sepia does not follow it.` })
+          continue
+        }
+      }
       st = await stat(src)
     } catch {
       out.refused.push({ path: rel.value, reason: `Its backup ${name} is not in ${backupDir} (was the file-history folder copied with the home?).` })

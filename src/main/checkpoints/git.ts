@@ -123,12 +123,23 @@ export class GitRepo {
   async treeEntries(oid: string): Promise<{ path: string; oid: string; mode: number }[]> {
     const hit = this.trees.get(oid)
     if (hit) return hit
-    const { tree } = await git.readTree({ fs, gitdir: this.gitdir, oid, cache: this.cache })
-    const entries = tree.map((e) => ({ path: e.path, oid: e.oid, mode: parseInt(e.mode, 8) }))
+    // Parsed here, not with git.readTree: isomorphic-git rejects a whole tree for one unsafe entry
+    // name (`..`, `.git`, a backslash), which hid every checkpoint of the session (issue 16). An
+    // unsafe entry is left out and remembered in `unsafeNames`; the rest of the tree is kept.
+    const obj = await git.readObject({ fs, gitdir: this.gitdir, oid, format: 'content', cache: this.cache })
+    if (obj.type !== 'tree' || !(obj.object instanceof Uint8Array)) throw new Error(`Object ${oid} is a ${obj.type}, not a tree.`)
+    const entries: { path: string; oid: string; mode: number }[] = []
+    for (const e of parseTreeObject(obj.object)) {
+      if (isUnsafeEntryName(e.path)) this.unsafeNames.add(e.path)
+      else entries.push(e)
+    }
     if (this.trees.size > 5000) this.trees.clear()
     this.trees.set(oid, entries)
     return entries
   }
+
+  /** Entry names left out of trees because they are unsafe as a file name (see {@link isUnsafeEntryName}). */
+  readonly unsafeNames = new Set<string>()
 
   /** The bytes of a blob (for a symlink: its target). Rejects when it is missing. */
   async blob(oid: string): Promise<Uint8Array> {
@@ -183,4 +194,32 @@ export class GitRepo {
     }
     return out
   }
+}
+
+/** The entries of a raw git tree object (`<mode> <name>\0<20-byte oid>` repeated). Rejects when malformed. */
+export function parseTreeObject(buf: Uint8Array): { path: string; oid: string; mode: number }[] {
+  const out: { path: string; oid: string; mode: number }[] = []
+  const b = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength)
+  let at = 0
+  while (at < b.length) {
+    const space = b.indexOf(32, at)
+    const nul = space < 0 ? -1 : b.indexOf(0, space)
+    if (space < 0 || nul < 0 || nul + 21 > b.length) throw new Error(`A tree object is malformed at byte ${at}.`)
+    out.push({ mode: parseInt(b.subarray(at, space).toString('latin1'), 8), path: b.subarray(space + 1, nul).toString('utf8'), oid: b.subarray(nul + 1, nul + 21).toString('hex') })
+    at = nul + 21
+  }
+  return out
+}
+
+/**
+ * True for a tree entry name that must not become a file name: empty, `.`/`..` (also spelled with
+ * trailing dots or spaces, which Windows strips), containing `/` or `\`, or `.git` (any case,
+ * also its 8.3 alias `git~1`). The same class git's verify_path and isomorphic-git refuse.
+ */
+export function isUnsafeEntryName(name: string): boolean {
+  if (name === '' || name.includes('/') || name.includes('\\') || name.includes('\0')) return true
+  const trimmed = name.replace(/[. ]+$/, '')
+  if (trimmed === '') return true
+  const lower = trimmed.toLowerCase()
+  return lower === '.git' || /^\.?git~[1-9]$/.test(lower)
 }

@@ -114,5 +114,7 @@ export async function gitFilesAt(repo: GitRepo, snap: GitSnapshot, paths: Iterab
       : { path: rel.value, exists: false, symlink: false, mode: 0o644, read: async () => new Uint8Array() }
     out.files.push(file)
   }
+  // Entries a commit holds under a name that is unsafe on disk were left out of its trees (git.ts).
+  for (const name of repo.unsafeNames) out.refused.push({ path: name, reason: `A checkpoint holds an entry named "${name}", which is not a safe file name; Sepia leaves it out.` })
   return out
 }

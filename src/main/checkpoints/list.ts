@@ -14,6 +14,7 @@ import { claudeDirOf, claudeFilesAt, readFileHistory } from './claude'
 import { GitRepo } from './git'
 import { coveredSets, gitFilesAt, openGitSnapshot, type GitSnapshot } from './gitsource'
 import type { CheckpointFiles } from './types'
+import { cutOutsideSecrets } from '../secrets/mask'
 
 /** Kinds whose ref is a commit in the workspace's own repository. */
 const WORKSPACE_GIT_KINDS = new Set(['stash', 'commit', 'ghost-snapshot'])
@@ -168,7 +169,7 @@ function inferNode(nodes: readonly MessageNode[], c: Checkpoint): MessageNode | 
 function oneLine(text: string, max: number): string | undefined {
   const t = text.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim()
   if (!t) return undefined
-  return t.length > max ? t.slice(0, max - 1) + '…' : t
+  return cutOutsideSecrets(t, max) // never inside a secret: it is masked whole afterwards
 }
 
 /** The first repository among `dirs` holding every checkpoint commit, else the one holding most. */

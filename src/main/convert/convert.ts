@@ -6,12 +6,13 @@
  */
 import { randomUUID } from 'node:crypto'
 import { SepiaError } from '../../shared/api'
-import { type ConvertPlan, type ConvertResult, mergeWarnings, shellQuote, WARNING_SEVERITY } from '../../shared/convert'
-import type { Session } from '../../shared/ir'
+import { cdAndRun, type ConvertPlan, type ConvertResult, type ConvertWarning, isAbsoluteOn, mergeWarnings, WARNING_SEVERITY } from '../../shared/convert'
+import type { HomeOs, Session } from '../../shared/ir'
 import type { AgentDefinition, ReadContext, WriteOptions, WriteResult } from '../agents/types'
 import type { HomeLayout } from '../platform'
 import { prepareForTarget, type TargetProfile } from './prepare'
 import { transcriptOf } from './transcript'
+import { sourceToolRecord } from './source-record'
 import { readBack, verifyWritten } from './verify'
 import { VOCABULARIES } from './vocab'
 
@@ -75,7 +76,8 @@ async function write(input: ConversionInput, prepared: Session, dryRun: boolean)
 function planFrom(input: ConversionInput, profile: TargetProfile, prepared: Session, written: WriteResult, prepWarnings: ConvertPlan['warnings']): ConvertPlan {
   const s = input.session
   const masked: ConvertPlan['warnings'] = s.maskedSecrets ? [{ kind: 'secrets-masked', count: s.maskedSecrets }] : []
-  const warnings = mergeWarnings([...prepWarnings, ...written.warnings, ...masked])
+  const foreign = foreignProject(prepared.workingDirectory, input.layout.os)
+  const warnings = mergeWarnings([...prepWarnings, ...written.warnings, ...masked, ...(foreign ? [foreign] : [])])
   const plan: ConvertPlan = {
     source: { agent: s.agent, id: s.id },
     target: { agent: profile.agent, displayName: profile.displayName, home: input.layout.home },
@@ -92,7 +94,16 @@ function planFrom(input: ConversionInput, profile: TargetProfile, prepared: Sess
   if (s.workingDirectory !== undefined) plan.source.workingDirectory = s.workingDirectory
   if (s.source.files[0] !== undefined) plan.source.path = s.source.files[0]
   if (written.output.cwd !== undefined) plan.cwd = written.output.cwd
+  if (prepared.workingDirectory !== undefined) plan.projectFolder = prepared.workingDirectory
+  if (foreign) plan.foreignProjectFolder = true
+  plan.resumeShellCommand = cdAndRun(written.output.cwd, written.output.resumeCommand, input.layout.os)
   return plan
+}
+
+/** The `foreign-project-path` warning when `cwd` is not an absolute path on a machine of `os`. */
+export function foreignProject(cwd: string | undefined, os: HomeOs): ConvertWarning | undefined {
+  if (cwd === undefined || cwd === '' || isAbsoluteOn(cwd, os)) return undefined
+  return { kind: 'foreign-project-path', count: 1, path: cwd, os }
 }
 
 /** What converting would do; writes nothing. Throws `CANNOT_WRITE`. */
@@ -123,16 +134,15 @@ export async function runConversion(input: ConversionInput): Promise<ConvertResu
     back = undefined
     void e
   }
-  const verification = verifyWritten(prepared.session, back, profile.displayName)
+  const verification = verifyWritten(prepared.session, back, profile.displayName, await sourceToolRecord(input.session))
   progress(3, 3, 'Done')
   const plan = planFrom(input, profile, prepared.session, written, prepared.warnings)
-  const { cwd } = written.output
   return {
     ...plan,
     sessionId: written.output.sessionId,
     files: written.output.files,
     backups: written.output.backups,
-    resumeShellCommand: cwd ? `cd ${shellQuote(cwd)} && ${written.output.resumeCommand}` : written.output.resumeCommand,
+    resumeShellCommand: plan.resumeShellCommand ?? written.output.resumeCommand,
     verification,
   }
 }

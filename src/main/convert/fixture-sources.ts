@@ -45,7 +45,7 @@ export const FIXTURE_SOURCES: readonly FixtureSource[] = [
  * no user or assistant message (a negative case whose store could not be read: only a diagnostic,
  * e.g. the Cursor agent `store.db` that is not SQLite) is left out: there is nothing to convert.
  */
-export async function readFixtureSessions(source: FixtureSource): Promise<Session[]> {
+export async function readFixtureSessions(source: Pick<FixtureSource, 'agent' | 'home' | 'formats'>): Promise<Session[]> {
   const agent = agentById(source.agent)
   const ctx = { now: () => 0 }
   const layout = await layoutForHome({ home: source.home() })

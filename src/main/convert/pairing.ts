@@ -25,8 +25,11 @@ export function orphanText(node: MessageNode): string {
   return `[Result of a tool call${node.toolName ? ` (${node.toolName})` : ''} that is not in this conversation]\n${node.content}`
 }
 
-/** Group `nodes` (user/assistant/tool only) into items with every call paired (see the module comment). */
-export function pairResults(nodes: MessageNode[], sink: WarningSink): Item[] {
+/**
+ * Group `nodes` (user/assistant/tool only) into items with every call paired (see the module comment).
+ * Calls `isServerCall` says the provider ran (their result is not a tool node) are not counted as unpaired.
+ */
+export function pairResults(nodes: MessageNode[], sink: WarningSink, isServerCall: (c: ToolCall) => boolean = () => false): Item[] {
   // Results by call id, in order, so duplicated ids are claimed one by one.
   const byId = new Map<string, number[]>()
   nodes.forEach((n, i) => {
@@ -58,7 +61,7 @@ export function pairResults(nodes: MessageNode[], sink: WarningSink): Item[] {
     for (const call of n.toolCalls) {
       const at = claim(call.id, i)
       if (at === undefined) {
-        unpaired++
+        if (!isServerCall(call)) unpaired++
         pairs.push({ call })
         continue
       }

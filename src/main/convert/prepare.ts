@@ -54,15 +54,27 @@ export interface Prepared {
 /** Result text of a call that had none recorded. */
 export const NO_RESULT_TEXT = '(No result was recorded for this tool call.)'
 
+/** Placeholder result of a call the source marks failed (`status: 'failed'` or `isError`) with no result recorded. */
+export const FAILED_NO_RESULT_TEXT = '(This tool call failed; no result was recorded.)'
+
+/**
+ * True when the source says the call failed: its result's `isError`, or the call's own
+ * `isError` / `status: 'failed'` (issue 14: a failed call's placeholder result lost its failure).
+ */
+function failed(pair: CallPair): boolean {
+  return pair.result?.isError === true || pair.call.isError === true || pair.call.status === 'failed'
+}
+
 /** Prepare `session` for `profile` (see the module comment). Pure: the input is not changed. */
 export function prepareForTarget(session: Session, profile: TargetProfile, options: PrepareOptions): Prepared {
   const sink = new WarningSink()
   const nodes = filterNodes(session, sink)
   const adapted = nodes.map((n) => adaptNode(n, session, profile, sink)).filter((n): n is MessageNode => n !== undefined)
-  const items = pairResults(adapted, sink)
+  const items = pairResults(adapted, sink, (c) => isServerToolCall(c, session.agent))
   const ids = new IdAllocator(profile.vocabulary, sink)
   const out: MessageNode[] = []
-  for (const item of items) {
+  for (const raw of items) {
+    const item = raw.type === 'calls' ? serverCallsAsText(raw, session, sink) : raw
     if (item.type === 'message') out.push(item.node)
     else if (options.textOnly) out.push(...renderAsText(item, sink))
     else out.push(...mapCalls(item, session, profile, ids, sink))
@@ -90,6 +102,20 @@ export function prepareForTarget(session: Session, profile: TargetProfile, optio
     if (session[k] !== undefined) (prepared as unknown as Record<string, unknown>)[k] = session[k]
   }
   return { session: prepared, warnings: sink.list() }
+}
+
+/**
+ * The usage a target gets. Input-side counts (`inputTokens`, `cacheReadTokens`, `cacheWriteTokens`)
+ * were measured with the source agent's own prompt (its system prompt and tools); a target sizes its
+ * context from them (Cline compacts a resumed session whose last input count looks too large), so
+ * they are kept only when the target is the source's own agent, for every target alike (issue 14:
+ * Claude Code and Gemini CLI kept them). Output, thinking and cost stay.
+ */
+function usageFor(u: NonNullable<MessageNode['usage']>, sameAgent: boolean, sink: WarningSink): NonNullable<MessageNode['usage']> {
+  if (sameAgent || (u.inputTokens === undefined && u.cacheReadTokens === undefined && u.cacheWriteTokens === undefined)) return { ...u }
+  sink.add({ kind: 'input-usage-dropped', count: 1 })
+  const { inputTokens: _i, cacheReadTokens: _r, cacheWriteTokens: _w, ...rest } = u
+  return rest
 }
 
 /** Main thread without events, injected context, system messages and twins. */
@@ -122,7 +148,9 @@ function adaptNode(n: MessageNode, session: Session, profile: TargetProfile, sin
     return node
   }
   if (n.role === 'assistant') {
-    for (const k of ['model', 'requestId', 'finishReason', 'usage'] as const) if (n[k] !== undefined) (node as unknown as Record<string, unknown>)[k] = n[k]
+    for (const k of ['model', 'requestId', 'finishReason'] as const) if (n[k] !== undefined) (node as unknown as Record<string, unknown>)[k] = n[k]
+    const usage = n.usage === undefined ? undefined : usageFor(n.usage, session.agent === profile.agent, sink)
+    if (usage && Object.keys(usage).length > 0) node.usage = usage
     if (n.toolCalls?.length) node.toolCalls = n.toolCalls.map((c) => ({ ...c }))
     const decision = thinkingDecision(n, session, profile.providerFamily)
     if (decision === 'keep') {
@@ -177,6 +205,43 @@ function resultNode(call: ToolCall, source: MessageNode | undefined, nodeId: str
   return node
 }
 
+/**
+ * Tools the provider runs on its side (Anthropic server tools: `server_tool_use` blocks, ids
+ * `srvtoolu_...`, answered by `web_search_tool_result`... in the same message; OpenAI hosted tools:
+ * Codex `web_search_call` / `image_generation_call` items, which have no output item). Source:
+ * Anthropic Messages API docs "Server tools"; codex-rs protocol `ResponseItem::WebSearchCall`.
+ */
+const SERVER_TOOL_NAMES = new Set(['web_search', 'web_fetch', 'code_execution', 'bash_code_execution', 'text_editor_code_execution', 'image_generation'])
+
+/** True when `call` of a `session.agent` session was run by the provider, not by the agent. */
+export function isServerToolCall(call: ToolCall, agent: Session['agent']): boolean {
+  if (agent !== 'claude-code' && agent !== 'codex') return false
+  return call.id.startsWith('srvtoolu_') || SERVER_TOOL_NAMES.has(call.name)
+}
+
+/**
+ * Server-side calls are not client tool calls in the target (issue 14): written as text in front of
+ * the message's text, where the provider ran them (`[server_tool_use, web_search_tool_result, text]`),
+ * never as a call waiting for a result. The other calls stay. Returns a message item when none is left.
+ */
+function serverCallsAsText(item: Extract<Item, { type: 'calls' }>, session: Session, sink: WarningSink): Item {
+  const server = item.pairs.filter((p) => isServerToolCall(p.call, session.agent))
+  if (server.length === 0) return item
+  sink.add({ kind: 'tools-as-text', count: server.length })
+  const markers = server.map((p) => {
+    const a = p.call.arguments as { query?: unknown; url?: unknown } | null
+    const what = typeof a?.query === 'string' ? `"${a.query}"` : typeof a?.url === 'string' ? a.url : argsText(p.call.arguments)
+    const failedNote = failed(p) ? ' (failed)' : ''
+    const result = p.result?.content?.trim() ? `\n${p.result.content}` : ''
+    return `[${p.call.name} run by the provider${failedNote}: ${what}]${result}`
+  })
+  const node: MessageNode = { ...item.node, content: [...markers, item.node.content].filter((x) => x.trim() !== '').join('\n\n') }
+  const pairs = item.pairs.filter((p) => !server.includes(p))
+  if (pairs.length > 0) return { type: 'calls', node, pairs }
+  delete node.toolCalls
+  return { type: 'message', node }
+}
+
 /** Native mode: map each call to the target's vocabulary, split fan-outs, add missing results. */
 function mapCalls(item: Extract<Item, { type: 'calls' }>, session: Session, profile: TargetProfile, ids: IdAllocator, sink: WarningSink): MessageNode[] {
   const assistant: MessageNode = { ...item.node, toolCalls: [] }
@@ -188,14 +253,17 @@ function mapCalls(item: Extract<Item, { type: 'calls' }>, session: Session, prof
     const texts =
       parts.length > 1 && pair.result
         ? splitResult(pair.result, parts.length)
-        : [{ text: pair.result?.content ?? NO_RESULT_TEXT, isError: pair.result?.isError === true }]
+        : [{ text: pair.result?.content ?? (failed(pair) ? FAILED_NO_RESULT_TEXT : NO_RESULT_TEXT), isError: failed(pair) }]
     parts.forEach((enc, k) => {
       const id = ids.take(k === 0 ? pair.call.id : `${pair.call.id}_${k + 1}`)
       const call: ToolCall = { id, name: enc.name, kind: toolKind(enc.name), arguments: enc.input }
       if (pair.call.subagentSessionId !== undefined) call.subagentSessionId = pair.call.subagentSessionId
+      // A namespace names the tool in the source agent's own tool list: kept when the target is that agent.
+      if (pair.call.namespace !== undefined && session.agent === profile.agent && enc.name === pair.call.name) call.namespace = pair.call.namespace
       assistant.toolCalls!.push(call)
       const r = texts[k] ?? texts[0]!
-      results.push(resultNode(call, pair.result, `${pair.result?.nodeId ?? `${item.node.nodeId}:result`}${k ? `#${k + 1}` : ''}`, r.text, r.isError, item.node.createdAt))
+      const isError = r.isError || (parts.length === 1 && failed(pair))
+      results.push(resultNode(call, pair.result, `${pair.result?.nodeId ?? `${item.node.nodeId}:result`}${k ? `#${k + 1}` : ''}`, r.text, isError, item.node.createdAt))
     })
   }
   return [assistant, ...results]
@@ -233,7 +301,7 @@ function renderAsText(item: Extract<Item, { type: 'calls' }>, sink: WarningSink)
     const node: MessageNode = {
       nodeId: r?.nodeId ?? `${item.node.nodeId}:result${k}`,
       role: 'user',
-      content: `[Tool result: ${p.call.name}${r?.isError ? ' (error)' : ''}]\n${r?.content ?? NO_RESULT_TEXT}`,
+      content: `[Tool result: ${p.call.name}${failed(p) ? ' (error)' : ''}]\n${r?.content ?? (failed(p) ? FAILED_NO_RESULT_TEXT : NO_RESULT_TEXT)}`,
     }
     const when = r?.createdAt ?? item.node.createdAt
     if (when !== undefined) node.createdAt = when

@@ -1,12 +1,17 @@
 /**
  * Read a written session back with the target agent's own reader (discover the target home, pick
- * the new id, read it) and compare it with what was written: turn counts, tool pairs and texts.
+ * the new id, read it) and compare it with what was written: turn counts, tool pairs and texts;
+ * and, when the source's own files record its tool calls ({@link SourceToolRecord}), with the
+ * source: every result the source recorded must be in the read-back as a real result, not the
+ * placeholder written for a call without one.
  */
 import type { ConvertVerification } from '../../shared/convert'
 import type { Session } from '../../shared/ir'
 import type { AgentDefinition, ReadContext } from '../agents/types'
 import type { HomeLayout } from '../platform'
-import { compareTranscripts, transcriptOf } from './transcript'
+import { NO_RESULT_TEXT } from './prepare'
+import type { SourceToolRecord } from './source-record'
+import { compareTranscripts, normText, transcriptOf } from './transcript'
 
 /** The session `sessionId` as `target`'s reader sees it under `layout`, or undefined when not found. */
 export async function readBack(target: AgentDefinition, layout: HomeLayout, sessionId: string, ctx: ReadContext): Promise<Session | undefined> {
@@ -15,8 +20,11 @@ export async function readBack(target: AgentDefinition, layout: HomeLayout, sess
   return ref ? target.read(ref, ctx) : undefined
 }
 
-/** Compare `written` with the read-back (undefined: the reader did not find the session). */
-export function verifyWritten(written: Session, back: Session | undefined, targetName: string): ConvertVerification {
+/**
+ * Compare `written` with the read-back (undefined: the reader did not find the session), and with
+ * `source`, the source's own tool record when there is one.
+ */
+export function verifyWritten(written: Session, back: Session | undefined, targetName: string, source?: SourceToolRecord): ConvertVerification {
   const expected = transcriptOf(written)
   if (!back) {
     return {
@@ -29,5 +37,29 @@ export function verifyWritten(written: Session, back: Session | undefined, targe
   const actual = transcriptOf(back)
   const differences = compareTranscripts(expected, actual)
   for (const d of back.diagnostics) if (d.severity === 'error') differences.push(`reading it back: ${d.message}`)
+  if (source) differences.push(...compareWithSource(back, source, targetName))
   return { ok: differences.length === 0, differences, written: expected.counts, readBack: actual.counts }
+}
+
+const PLACEHOLDER = normText(NO_RESULT_TEXT)
+
+/** Calls of `s` answered by a real result (not the placeholder), counted per call. */
+function realResults(s: Session): number {
+  const real = new Set<string>()
+  for (const n of s.nodes) if (n.role === 'tool' && n.toolCallId && !normText(n.content).endsWith(PLACEHOLDER)) real.add(n.toolCallId)
+  let count = 0
+  for (const n of s.nodes) for (const c of n.toolCalls ?? []) if (real.has(c.id)) count++
+  // Text-only targets carry results as "[Tool result: name]" user texts.
+  for (const n of s.nodes) if (n.role === 'user' && /^\[Tool result: /.test(n.content) && !normText(n.content).endsWith(PLACEHOLDER)) count++
+  return count
+}
+
+/** Differences between the read-back and the source's own record (empty when it carries every recorded result). */
+export function compareWithSource(back: Session, source: SourceToolRecord, targetName: string): string[] {
+  const carried = realResults(back)
+  const recorded = source.answered.length
+  if (carried >= recorded) return []
+  return [
+    `the source (${source.file}) records a result for ${recorded} of its ${source.calls.length} tool calls; ${targetName} reads back ${carried}: ${recorded - carried} recorded result(s) were lost in reading or writing.`,
+  ]
 }

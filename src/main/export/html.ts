@@ -11,8 +11,10 @@ import { createHash } from 'node:crypto'
 import { createTwoFilesPatch } from 'diff'
 import MarkdownIt from 'markdown-it'
 import type { ContentBlock, MessageNode, Session, ToolCall, Usage } from '../../shared/ir'
+import { eventText } from '../../shared/events'
 import { EXPORT_CSS } from './html-style'
 import { argumentsText, clip, exportRows, roleLabel, sessionFacts, type RowOptions } from './rows'
+import { cutOutsideSecrets } from '../secrets/mask'
 
 /** Options for {@link sessionToHtml}. */
 export interface HtmlOptions extends RowOptions {
@@ -57,7 +59,7 @@ export function sessionToHtml(session: Session, options: HtmlOptions = {}): stri
   for (const row of exportRows(session, options)) {
     const n = row.node
     if (row.kind === 'event') {
-      body.push(`<p class="event">${esc(n.event ?? 'event')}${n.content ? `: ${esc(n.content.split('\n')[0] ?? '')}` : ''}</p>`)
+      body.push(`<p class="event">${esc(eventText(n))}</p>`)
       continue
     }
     const parts: string[] = [`<h2>${esc(roleLabel(n))}${timeTag(n.createdAt)}</h2>`]
@@ -175,7 +177,7 @@ function timeTag(ms: number | undefined): string {
 
 function oneLine(text: string, max: number): string {
   const t = text.replace(/\s+/g, ' ').trim()
-  return t.length > max ? `${t.slice(0, max - 1)}…` : t
+  return cutOutsideSecrets(t, max)
 }
 
 /** Escape text for HTML element content and attribute values. */

@@ -4,6 +4,7 @@
  * collapsible `<details>` (GitHub-flavoured Markdown renders it folded).
  */
 import type { MessageNode, Session, ToolCall } from '../../shared/ir'
+import { eventText } from '../../shared/events'
 import { argumentsText, clip, exportRows, roleLabel, sessionFacts } from './rows'
 
 /** Options for {@link sessionToMarkdown}. */
@@ -32,7 +33,7 @@ export function sessionToMarkdown(session: Session, options: MarkdownOptions = {
   for (const row of rows) {
     const n = row.node
     if (row.kind === 'event') {
-      out.push(`> _${n.event}_${n.content ? `: ${n.content.split('\n')[0]}` : ''}`, '')
+      out.push(`> _${escapeInline(eventText(n))}_`, '')
       continue
     }
     const when = n.createdAt !== undefined ? ` · ${new Date(n.createdAt).toISOString()}` : ''
@@ -42,9 +43,9 @@ export function sessionToMarkdown(session: Session, options: MarkdownOptions = {
       continue
     }
     if (n.thinking?.trim() && options.thinking !== false) {
-      out.push('<details><summary>Thinking</summary>', '', n.thinking, '', '</details>', '')
+      out.push('<details><summary>Thinking</summary>', '', closeFences(n.thinking), '', '</details>', '')
     }
-    if (n.content.trim()) out.push(n.content.trim(), '')
+    if (n.content.trim()) out.push(closeFences(n.content.trim()), '')
     for (const b of n.blocks ?? []) {
       if (b.type === 'image') out.push(`_[image${b.mediaType ? ` ${b.mediaType}` : ''}${b.uri ? `: ${b.uri}` : ''}]_`, '')
       else if (b.type === 'file') out.push(`_[file${b.path ? `: ${b.path}` : ''}]_`, '')
@@ -72,4 +73,29 @@ export function fence(text: string, lang: string): string {
   let ticks = '```'
   while (text.includes(ticks)) ticks += '`'
   return `${ticks}${lang}\n${text}\n${ticks}\n`
+}
+
+/** Text of an event marker made safe inside `_..._` (no emphasis or HTML characters that would open). */
+function escapeInline(text: string): string {
+  return text.replace(/[\\`*_<>[\]]/g, (c) => `\\${c}`)
+}
+
+/**
+ * `text` with every code fence it opens closed (issue 14, point 10): a thinking block or a message
+ * that opens a ``` fence and never closes it would turn every later line of the export into code.
+ * Fences follow CommonMark: a line of 3+ backticks or tildes (indented at most 3 spaces) opens one,
+ * a line of the same character at least as long closes it.
+ */
+export function closeFences(text: string): string {
+  let open: { ch: string; len: number } | undefined
+  for (const line of text.split('\n')) {
+    const m = /^ {0,3}(`{3,}|~{3,})(.*)$/.exec(line)
+    if (!m) continue
+    const run = m[1]!
+    if (!open) {
+      if (run[0] === '`' && m[2]!.includes('`')) continue // not a fence: an info string may not hold a backtick
+      open = { ch: run[0]!, len: run.length }
+    } else if (run[0] === open.ch && run.length >= open.len && m[2]!.trim() === '') open = undefined
+  }
+  return open ? `${text}\n${open.ch.repeat(open.len)}` : text
 }

@@ -63,7 +63,7 @@ export function createExportMethods(d: ExportServiceDeps): Pick<SepiaApi, 'expor
         await d.init()
         const lib = await d.library.load()
         const picked = select(lib.sessions, request.sessions)
-        const outDir = request.outDir === undefined ? resolve(d.appDataDir, 'exports', stamp(d.now())) : await d.paths.check(request.outDir, 'The export folder')
+        const outDir = request.outDir === undefined ? resolve(d.appDataDir, 'exports', stamp(d.now())) : await d.paths.checkWrite(request.outDir, 'The export folder', { operation: 'export', grant: request.grant })
         for (const h of d.library.openHomes) {
           for (const root of storeRoots(h.layout)) {
             if (isInside(resolve(root.dir), outDir)) throw new SepiaError({ code: 'BAD_ARGUMENT', path: outDir, message: `${outDir} is inside ${root.dir}, where an agent keeps its sessions; Sepia does not write there. Choose another folder.` })

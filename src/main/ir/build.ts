@@ -4,7 +4,7 @@
  */
 import type { AgentId, Diagnostic, MessageNode, Session, SessionSummary, ToolCall, Usage } from '../../shared/ir'
 import { IR_VERSION } from '../../shared/ir'
-import { maskText } from '../secrets/mask'
+import { cutOutsideSecrets, maskText } from '../secrets/mask'
 
 /** A new, empty session with the required fields set. */
 export function newSession(agent: AgentId, id: string, format: string, files: string[], home?: string): Session {
@@ -149,8 +149,8 @@ export function nodeTotals(nodes: readonly MessageNode[]): NodeTotals {
 
 /** Collapse whitespace and cut to `max` characters (with an ellipsis). */
 export function oneLine(text: string, max: number): string {
-  const s = text.replace(/\s+/g, ' ').trim()
-  return s.length > max ? s.slice(0, max - 1) + '…' : s
+  // Never cut inside a secret (it is masked after, whole).
+  return cutOutsideSecrets(text.replace(/\s+/g, ' ').trim(), max)
 }
 
 /**

@@ -38,3 +38,31 @@ export function clampDepth(session: Session): number {
   }
   return cut
 }
+
+/**
+ * A copy of any JSON-like value with everything nested {@link MAX_DEPTH} levels or deeper
+ * replaced by the same note {@link clampDepth} uses. Iterative; for values that are not part of a
+ * session (timeline rows, settings) before they are stringified or sent (issue 16).
+ */
+export function clampValue(value: unknown, max = MAX_DEPTH): unknown {
+  if (value === null || typeof value !== 'object') return value
+  const root: Record<string, unknown> | unknown[] = Array.isArray(value) ? [] : {}
+  const stack: { src: object; dst: Record<string, unknown> | unknown[]; depth: number }[] = [{ src: value, dst: root, depth: 0 }]
+  while (stack.length > 0) {
+    const { src, dst, depth } = stack.pop()!
+    for (const k of Object.keys(src)) {
+      const child = (src as Record<string, unknown>)[k]
+      let out: unknown = child
+      if (child !== null && typeof child === 'object') {
+        if (depth + 1 >= max) out = `[nested more than ${max} levels deep: not shown]`
+        else {
+          const d: Record<string, unknown> | unknown[] = Array.isArray(child) ? [] : {}
+          stack.push({ src: child, dst: d, depth: depth + 1 })
+          out = d
+        }
+      }
+      ;(dst as Record<string, unknown>)[k] = out
+    }
+  }
+  return root
+}

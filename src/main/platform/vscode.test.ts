@@ -25,6 +25,7 @@ describe('findGlobalStorageDirs (temp folders)', () => {
       `.config/Code - Insiders/User`, // no globalStorage yet: not listed
       `.config/Windsurf`, // no User folder: not listed
       `.vscode-server/data/${GS}`,
+      `.vscode-remote/data/${GS}`,
       `.cursor-server/data/${GS}`,
       `.windsurf-server/data/${GS}`,
       `.var/app/com.vscodium.codium/config/VSCodium/${GS}`,
@@ -42,6 +43,7 @@ describe('findGlobalStorageDirs (temp folders)', () => {
       { editor: 'Kiro', kind: 'desktop', dir: join(c, 'Kiro', 'User', 'globalStorage') },
       { editor: 'Positron', kind: 'desktop', dir: join(c, 'Positron', 'User', 'globalStorage') },
       { editor: 'VS Code', kind: 'server', dir: join(h, '.vscode-server', 'data', 'User', 'globalStorage') },
+      { editor: 'VS Code', kind: 'server', dir: join(h, '.vscode-remote', 'data', 'User', 'globalStorage') },
       { editor: 'Cursor', kind: 'server', dir: join(h, '.cursor-server', 'data', 'User', 'globalStorage') },
       { editor: 'Windsurf', kind: 'server', dir: join(h, '.windsurf-server', 'data', 'User', 'globalStorage') },
       {
@@ -49,6 +51,13 @@ describe('findGlobalStorageDirs (temp folders)', () => {
         kind: 'flatpak',
         dir: join(h, '.var', 'app', 'com.vscodium.codium', 'config', 'VSCodium', 'User', 'globalStorage'),
       },
+    ])
+  })
+
+  it('GitHub Codespaces / dev containers: ~/.vscode-remote/data/User/globalStorage alone is found (issue 14 point 7)', () => {
+    const h = mkdirs(join(root, 'codespace'), `.vscode-remote/data/${GS}/saoudrizwan.claude-dev`, `.vscode-remote/data/${GS}/rooveterinaryinc.roo-cline`)
+    expect(findGlobalStorageDirs({ home: h, roots: [join(h, '.config')] })).toEqual([
+      { editor: 'VS Code', kind: 'server', dir: join(h, '.vscode-remote', 'data', 'User', 'globalStorage') },
     ])
   })
 

@@ -6,7 +6,9 @@
  * src/vs/platform/environment/node/userDataPath.ts: `VSCODE_APPDATA`, else `%APPDATA%` /
  * `~/Library/Application Support` / `$XDG_CONFIG_HOME` or `~/.config`, joined with the product's
  * `nameShort`); a remote server (SSH, WSL, dev containers, tunnels) keeps it at
- * `~/<serverDataFolderName>/data/User`; a portable install at `$VSCODE_PORTABLE/user-data/User`;
+ * `~/<serverDataFolderName>/data/User`, and GitHub Codespaces and dev containers at
+ * `~/.vscode-remote/data/User` (the container's `remoteUserDataDir`; Codespaces' home is
+ * `/home/codespace`); a portable install at `$VSCODE_PORTABLE/user-data/User`;
  * a Flatpak at `~/.var/app/<app id>/config/<product folder>/User`.
  */
 import { pathApiFor, envValue } from './home'
@@ -21,6 +23,11 @@ export interface EditorProduct {
   folder: string
   /** Remote-server data folder under the home (product.json `serverDataFolderName`), if any. */
   serverDir?: string
+  /**
+   * Other remote data folders under the home holding `data/User` (`.vscode-remote`: GitHub
+   * Codespaces and dev containers), listed after `serverDir` as kind `server`.
+   */
+  otherServerDirs?: readonly string[]
   /** Flatpak application id on Linux (Flathub), if packaged there. */
   flatpakId?: string
 }
@@ -33,7 +40,7 @@ export interface EditorProduct {
  * costs one `stat` and is simply not listed.
  */
 export const VSCODE_FAMILY: readonly EditorProduct[] = [
-  { name: 'VS Code', folder: 'Code', serverDir: '.vscode-server', flatpakId: 'com.visualstudio.code' },
+  { name: 'VS Code', folder: 'Code', serverDir: '.vscode-server', otherServerDirs: ['.vscode-remote'], flatpakId: 'com.visualstudio.code' },
   { name: 'VS Code Insiders', folder: 'Code - Insiders', serverDir: '.vscode-server-insiders' },
   { name: 'VS Code Exploration', folder: 'Code - Exploration' },
   { name: 'Code - OSS', folder: 'Code - OSS', serverDir: '.vscode-server-oss', flatpakId: 'com.visualstudio.code-oss' },
@@ -108,7 +115,9 @@ export function findGlobalStorageDirs(opts: GlobalStorageOptions): GlobalStorage
   const portable = envValue(env, 'VSCODE_PORTABLE')
   if (portable) add('VS Code (portable)', 'portable', p.join(portable, 'user-data', 'User', 'globalStorage'))
   for (const prod of products) {
-    if (prod.serverDir) add(prod.name, 'server', p.join(home, prod.serverDir, 'data', 'User', 'globalStorage'))
+    for (const dir of [...(prod.serverDir ? [prod.serverDir] : []), ...(prod.otherServerDirs ?? [])]) {
+      add(prod.name, 'server', p.join(home, dir, 'data', 'User', 'globalStorage'))
+    }
   }
   for (const prod of products) {
     if (prod.flatpakId) {

@@ -7,8 +7,8 @@
 import { API_METHODS, type SepiaApi } from '../../shared/api'
 import { maskResult } from './mask'
 
-/** Methods whose results pass unmasked: app facts, a folder path, and the explicit reveal. */
-export const UNMASKED_METHODS: readonly string[] = ['getAppInfo', 'pickFolder', 'revealSecrets']
+/** Methods whose results pass unmasked: app facts, a folder path, a grant token (random, not transcript text), and the explicit reveal. */
+export const UNMASKED_METHODS: readonly string[] = ['getAppInfo', 'pickFolder', 'approveFolder', 'revealSecrets']
 
 /** Wrap every API method of `api` (in place) so its result is masked; returns `api`. */
 export function maskApiResults<T extends SepiaApi>(api: T): T {

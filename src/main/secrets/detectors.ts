@@ -96,7 +96,9 @@ const DETECTORS: Detector[] = [
   {
     kind: 'url-password',
     label: 'password in a URL',
-    pattern: /\b[A-Za-z][A-Za-z0-9+.-]{1,20}:\/\/[^\s:/@"'`<>]{1,100}:([^\s@/"'`<>]{3,200})@/g,
+    // The user may be empty (`redis://:pw@host`) and the password may hold `@`
+    // (`mysql://root:p@ss@db`: the host follows the last `@`); 2 characters are enough (issue 16).
+    pattern: /\b[A-Za-z][A-Za-z0-9+.-]{1,20}:\/\/[^\s:/@"'`<>]{0,100}:([^\s/"'`<>]{2,200})@(?=[^\s@/"'`<>]+)/g,
     group: 1,
     check: (s) => !isPlaceholder(s),
     hints: ['://'],

@@ -31,6 +31,18 @@ export function maskText(text: string): { text: string; count: number } {
 }
 
 /**
+ * `text` cut to about `max` characters with an ellipsis, never inside a secret: a cut that would
+ * fall inside one moves to its end, so the secret stays whole and is masked later (masking a cut
+ * secret showed 13 of an AWS key's 16 characters; issue 16 "mask first, cut after").
+ */
+export function cutOutsideSecrets(text: string, max: number): string {
+  if (text.length <= max) return text
+  let end = Math.max(0, max - 1)
+  for (const m of findSecrets(text)) if (m.start < end && m.end > end) end = m.end
+  return end >= text.length ? text : text.slice(0, end) + '…'
+}
+
+/**
  * Keys whose string values are identifiers, file paths or opaque provider seals, never shown as
  * text: masking them would break lookups (ids), file access (paths) or a convert round trip
  * (`thinkingSignature`).
@@ -62,15 +74,22 @@ const KEEP_KEYS = new Set([
   'severity',
 ])
 
+/**
+ * Keys under which a value is the store's own data (tool arguments and results, raw records,
+ * metadata): below them {@link KEEP_KEYS} no longer apply, so a tool argument named `id`, `path`
+ * or `status` is masked like any text (issue 16). Only Sepia's own structural fields are kept.
+ */
+const DATA_KEYS = new Set(['arguments', 'metadata', 'raw', 'input', 'rawInput', 'output', 'result', 'params', 'extra', 'settings', 'env', 'headers'])
+
 /** A masked copy of any JSON value and the number of secrets masked in it. */
 export function maskValue<T>(value: T): { value: T; count: number } {
   let count = 0
   const seen = new WeakMap<object, unknown>()
-  const stack: [src: object, dst: Record<string, unknown> | unknown[], key: string | undefined][] = []
+  const stack: [src: object, dst: Record<string, unknown> | unknown[], key: string | undefined, inData: boolean][] = []
 
-  const visit = (v: unknown, key: string | undefined, parent: object | undefined): unknown => {
+  const visit = (v: unknown, key: string | undefined, parent: object | undefined, inData = false): unknown => {
     if (typeof v === 'string') {
-      if (key !== undefined && KEEP_KEYS.has(key)) return v
+      if (key !== undefined && !inData && KEEP_KEYS.has(key)) return v
       // Inline image payloads are base64, never text.
       if (key === 'data' && parent && (parent as { type?: unknown }).type === 'image') return v
       if (key !== undefined && isSecretName(key) && v.length >= 4 && !v.includes(MASK) && !isPlaceholder(v)) {
@@ -86,20 +105,22 @@ export function maskValue<T>(value: T): { value: T; count: number } {
     if (known !== undefined) return known
     const dst: Record<string, unknown> | unknown[] = Array.isArray(v) ? [] : {}
     seen.set(v, dst)
-    stack.push([v, dst, key])
+    stack.push([v, dst, key, inData])
     return dst
   }
 
   const root = visit(value, undefined, undefined)
   // Iterative, so a deeply nested value (hostile input kept in metadata) cannot overflow the stack.
   while (stack.length > 0) {
-    const [src, dst, key] = stack.pop()!
+    const [src, dst, key, inData] = stack.pop()!
     if (Array.isArray(src)) {
       const out = dst as unknown[]
-      for (let i = 0; i < src.length; i++) out[i] = visit(src[i], key, src)
+      for (let i = 0; i < src.length; i++) out[i] = visit(src[i], key, src, inData)
     } else {
       const out = dst as Record<string, unknown>
-      for (const k of Object.keys(src)) out[k] = visit((src as Record<string, unknown>)[k], k, src)
+      // Below a data key every string is the store's: masked whatever its key.
+      const below = inData || (key !== undefined && DATA_KEYS.has(key))
+      for (const k of Object.keys(src)) out[k] = visit((src as Record<string, unknown>)[k], k, src, below)
     }
   }
   return { value: root as T, count }

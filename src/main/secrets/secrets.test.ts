@@ -203,3 +203,38 @@ describe('findCredentialFiles', () => {
     expect(await list('claude-code')).toEqual([])
   })
 })
+
+describe('issue 16: secrets that slipped through', () => {
+  it('masks URL passwords with an empty user, an @ inside, or 2 characters', async () => {
+    const { maskText } = await import('./mask')
+    for (const [text, secret] of [
+      ['cache at redis://:s3cretpw@cache.internal:6379/0', 's3cretpw'],
+      ['DATABASE_URL=mysql://root:p@ss@db.local/app', 'p@ss'],
+      ['postgres://app:x9@10.0.0.2/app', 'x9'],
+    ] as const) {
+      const out = maskText(text).text
+      expect(out, text).not.toContain(secret)
+      expect(out).toContain('••••')
+    }
+    expect(maskText('see https://example.com/a@b and ssh://git@github.com:org/repo').count).toBe(0)
+  })
+
+  it('masks a store\'s data under keys named like ids; keeps Sepia\'s own ids', async () => {
+    const { maskValue } = await import('./mask')
+    const key = 'AKIA' + 'Z7QW3RTY5UIOP2XC'
+    const v = { id: 'node-1', toolCalls: [{ id: 'call-1', arguments: { id: `aws ${key}`, path: `/x?k=${key}`, status: `ok ${key}`, nested: { ref: key } } }], metadata: { kind: `t ${key}` } }
+    const out = JSON.stringify(maskValue(v).value)
+    expect(out).not.toContain(key.slice(4))
+    expect(maskValue(v).value).toMatchObject({ id: 'node-1', toolCalls: [{ id: 'call-1' }] })
+  })
+
+  it('cuts labels and titles outside a secret, so none of it shows once masked', async () => {
+    const { cutOutsideSecrets, maskText } = await import('./mask')
+    const key = 'AKIA' + 'Z7QW3RTY5UIOP2XC'
+    const text = `Use the deploy key from the vault, it is ${key} for the deploy`
+    for (const max of [30, 45, 50, 55, 60]) {
+      const shown = maskText(cutOutsideSecrets(text, max)).text
+      expect(shown, String(max)).not.toMatch(/Z7QW|QW3R|3RTY|5UIO/)
+    }
+  })
+})

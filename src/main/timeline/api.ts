@@ -62,7 +62,9 @@ export function createTimelineMethods(deps: TimelineMethodsDeps): {
       return service.export(format, f)
     },
     async getAgentSettings(options) {
-      if (options !== undefined && (typeof options !== 'object' || options === null)) throw new SepiaError({ code: 'BAD_ARGUMENT', message: 'The settings options must be an object {home?, project?}.' })
+      // JSON over the loopback transport turns an omitted argument into null: the same as absent.
+      if (options === null) options = undefined
+      if (options !== undefined && typeof options !== 'object') throw new SepiaError({ code: 'BAD_ARGUMENT', message: 'The settings options must be an object {home?, project?}.' })
       await deps.init()
       const homes = deps.library.openHomes
       let layout = homes[0]?.layout

@@ -12,6 +12,7 @@ import { createReadStream } from 'node:fs'
 import { stat } from 'node:fs/promises'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { extname, join, normalize, sep } from 'node:path'
+import { checkArgs } from './validate'
 import { API_METHODS, callEnveloped, type ApiMethod, type ApiResult, type SepiaApi } from '../../shared/api'
 
 /** Options for {@link startHttpServer}. */
@@ -89,12 +90,22 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
     }
     const args = (body as { args?: unknown })?.args ?? []
     if (!Array.isArray(args)) return sendJson(res, 400, refusal('BAD_ARGUMENT', '"args" must be an array.'))
+    // Argument shapes from the shared types, checked before the method runs (validate.ts).
+    const bad = checkArgs(method as ApiMethod, args)
+    if (bad) return sendJson(res, 200, { ok: false, error: bad })
     const result = await callEnveloped(options.api, method as ApiMethod, args)
     sendJson(res, 200, result)
   }
 
   async function serveStatic(res: ServerResponse, pathname: string): Promise<void> {
-    const rel = pathname === '/' ? 'index.html' : decodeURIComponent(pathname).replace(/^\/+/, '')
+    let decoded: string
+    try {
+      decoded = decodeURIComponent(pathname)
+    } catch {
+      // A malformed % escape is the client's error, not the server's (issue 16).
+      return sendJson(res, 400, refusal('BAD_ARGUMENT', 'The request path has a malformed % escape.'))
+    }
+    const rel = pathname === '/' ? 'index.html' : decoded.replace(/^\/+/, '')
     const file = normalize(join(options.rendererDir, rel))
     if (file !== options.rendererDir && !file.startsWith(options.rendererDir.replace(/[\\/]+$/, '') + sep)) {
       return sendJson(res, 403, refusal('UNAUTHORIZED', 'Outside the app folder.'))

@@ -4,6 +4,7 @@
  * stream; {@link forEachLine} gives the same lines through a callback, reading large chunks with
  * synchronous calls (no thread-pool round trip per chunk: faster for indexing whole files).
  */
+import { assertRegularFile } from './regular-file'
 import { closeSync, createReadStream, fstatSync, openSync, readSync } from 'node:fs'
 import { StringDecoder } from 'node:string_decoder'
 
@@ -35,6 +36,7 @@ const NL = 0x0a
  */
 export async function* readLines(path: string, options: ReadLinesOptions = {}): AsyncGenerator<Line> {
   const start = options.start ?? 0
+  assertRegularFile(path) // a FIFO or device must not hang or never end (issue 16)
   const stream = createReadStream(path, { start, highWaterMark: options.highWaterMark ?? 1 << 20 })
   let pending: Buffer[] = []
   let pendingBytes = 0
@@ -120,6 +122,7 @@ function decodeLine(buf: Buffer, start: number, end: number): string {
 export async function forEachLine(path: string, fn: (text: string, lineNo: number, offset: number) => void, options: ForEachLineOptions = {}): Promise<number> {
   const chunkBytes = options.chunkBytes ?? 4 << 20
   const yieldBytes = options.yieldBytes ?? 1 << 20
+  assertRegularFile(path) // a FIFO or device must not hang or never end (issue 16)
   const fd = openSync(path, 'r')
   let lineNo = 0
   try {

@@ -12,6 +12,7 @@ import Database from 'better-sqlite3'
 import { constants, copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
+import { assertRegularFile } from './regular-file'
 
 /** An open read-only copy of a database and how to dispose of it. */
 export interface ReadOnlySqlite {
@@ -28,6 +29,8 @@ export interface ReadOnlySqlite {
  */
 export function openSqliteReadOnly(path: string): ReadOnlySqlite {
   ensureExitCleanup()
+  // A FIFO or device in place of the database must not hang or flood the copy (issue 16).
+  assertRegularFile(path)
   const dir = mkdtempSync(join(tmpdir(), 'sepia-sqlite-'))
   const copy = join(dir, basename(path))
   let db: Database.Database | undefined
@@ -35,7 +38,7 @@ export function openSqliteReadOnly(path: string): ReadOnlySqlite {
     // A copy-on-write clone where the file system offers one (btrfs, APFS, XFS): instant for 2 GB stores.
     copyFileSync(path, copy, constants.COPYFILE_FICLONE)
     for (const suffix of ['-wal', '-shm']) {
-      if (existsSync(path + suffix)) copyFileSync(path + suffix, copy + suffix, constants.COPYFILE_FICLONE)
+      if (existsSync(path + suffix) && isRegular(path + suffix)) copyFileSync(path + suffix, copy + suffix, constants.COPYFILE_FICLONE)
     }
     db = new Database(copy, { readonly: true, fileMustExist: true })
     // Touch the schema so a file that is not a database fails here, not at the first query.
@@ -83,4 +86,14 @@ function ensureExitCleanup(): void {
       }
     }
   })
+}
+
+/** True when `p` is a regular file (a special file beside a database is left out of the copy). */
+function isRegular(p: string): boolean {
+  try {
+    assertRegularFile(p)
+    return true
+  } catch {
+    return false
+  }
 }

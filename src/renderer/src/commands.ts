@@ -1,5 +1,5 @@
 /**
- * The command palette's commands, as data: actions (open folder, demo, reload, about), "Go to"
+ * The command palette's commands, as data: actions (open folder, demo, reload, about, welcome), "Go to"
  * every view, the theme, and one "open session" per session of the library. Pure: the palette
  * passes what the commands do ({@link CommandActions}); tests pass fakes.
  */
@@ -9,6 +9,7 @@ import { formatDateTime, lastFolderName } from './format'
 import { displayTitle } from './library-tree'
 import { strings } from './strings'
 import type { Theme, ThemeChoice } from './theme'
+import { welcomeStrings } from './welcome'
 import { VIEWS, type ViewId } from './views'
 
 /** The kinds of command, in the order the palette lists them. */
@@ -34,6 +35,8 @@ export interface CommandActions {
   show(view: ViewId): void
   setTheme(choice: ThemeChoice): void
   openSession(agent: AgentId, id: string): void
+  /** "Show the welcome" (the first-start welcome again; offered when given). */
+  welcome?(): void
   /** "Collect for review…" (offered when given and the library is not the demo). */
   collectForReview?(): void
 }
@@ -58,6 +61,8 @@ export function buildCommands(ctx: CommandContext, act: CommandActions): Command
   const collect = act.collectForReview
   if (collect && ctx.library && !ctx.library.homes.some((h) => h.isDemo)) out.push({ id: 'collect', group: 'action', label: strings.collect.open, run: () => collect() })
   out.push({ id: 'about', group: 'action', label: p.about, run: () => act.about() })
+  const welcome = act.welcome
+  if (welcome) out.push({ id: 'welcome', group: 'action', label: welcomeStrings.paletteLabel, run: () => welcome() })
   for (const v of VIEWS) if (v.id !== ctx.view) out.push({ id: `view:${v.id}`, group: 'view', label: p.goTo(v.label), run: () => act.show(v.id) })
   out.push({ id: 'theme:toggle', group: 'theme', label: p.toggleTheme, run: () => act.setTheme(ctx.theme === 'dark' ? 'light' : 'dark') })
   for (const choice of ['system', 'light', 'dark'] as const) {

@@ -9,3 +9,9 @@ export interface ToolsExpandSignal {
 
 /** Provided by SessionView, watched by every ToolCallCard. */
 export const TOOLS_EXPAND: InjectionKey<Ref<ToolsExpandSignal>> = Symbol('tools-expand')
+
+/**
+ * Tool call ids whose cards must be open (a find or search hit lies in their result, issue 17).
+ * Provided by SessionView, read by every ToolCallCard when it mounts and when the set changes.
+ */
+export const TOOLS_UNFOLD: InjectionKey<Ref<ReadonlySet<string>>> = Symbol('tools-unfold')

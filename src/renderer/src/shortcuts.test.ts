@@ -15,8 +15,9 @@ describe('shortcutFor', () => {
 
   it('/ and Ctrl/Cmd-F search; / types a slash in a text field', () => {
     expect(shortcutFor(key('/'), idle)).toBe('search')
-    expect(shortcutFor(key('f', { ctrlKey: true }), { ...idle, typing: true })).toBe('search')
-    expect(shortcutFor(key('f', { metaKey: true }), idle)).toBe('search')
+    expect(shortcutFor(key('f', { ctrlKey: true }), { ...idle, typing: true })).toBe('find')
+    expect(shortcutFor(key('f', { metaKey: true }), idle)).toBe('find')
+    expect(shortcutFor(key('g', { ctrlKey: true }), idle)).toBe('open-id')
     expect(shortcutFor(key('/'), { ...idle, typing: true })).toBeNull()
     expect(shortcutFor(key('/'), { ...idle, dialogOpen: true })).toBeNull()
   })

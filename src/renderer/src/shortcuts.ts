@@ -2,14 +2,16 @@
  * The window's keyboard shortcuts, as a pure function of the key and where focus is:
  *
  * - Ctrl/Cmd-K: the command palette (also while typing; again closes it).
- * - Ctrl/Cmd-F and `/`: focus the view's search or filter box (`/` not while typing).
+ * - `/`: focus the view's search or filter box (not while typing).
+ * - Ctrl/Cmd-F: find in the open session (issue 17); with no session open, as `/`.
+ * - Ctrl/Cmd-G: open a session by its id.
  * - j / k, and ↓ / ↑ while focus is in a list or nowhere: next / previous item.
  *
  * Esc is left to the dialogs (native `<dialog>` closes on it) and to the filter box (clears it).
  */
 
 /** What a key press asks for. */
-export type ShortcutAction = 'palette' | 'search' | 'next' | 'prev'
+export type ShortcutAction = 'palette' | 'search' | 'find' | 'open-id' | 'next' | 'prev'
 
 /** Where focus is when the key is pressed. */
 export interface KeyContext {
@@ -34,7 +36,8 @@ export function shortcutFor(e: KeyPress, c: KeyContext): ShortcutAction | null {
   const key = e.key.length === 1 ? e.key.toLowerCase() : e.key
   if (mod && !e.altKey && !e.shiftKey && key === 'k') return !c.dialogOpen || c.paletteOpen ? 'palette' : null
   if (c.dialogOpen) return null
-  if (mod && !e.altKey && !e.shiftKey && key === 'f') return 'search'
+  if (mod && !e.altKey && !e.shiftKey && key === 'f') return 'find'
+  if (mod && !e.altKey && !e.shiftKey && key === 'g') return 'open-id'
   if (mod || e.altKey || c.typing) return null
   if (e.key === '/') return 'search'
   if (e.key === 'j' || (e.key === 'ArrowDown' && (c.inList || c.nothingFocused))) return 'next'

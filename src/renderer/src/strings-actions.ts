@@ -29,6 +29,9 @@ export const actionStrings = {
     folderPlaceholder: '/home/ana/review  or  C:\\Users\\ana\\review',
     typedFolderHint: 'Type the full path of a folder. In the browser, Sepia cannot show a folder picker.',
     errorCode: (code: string) => `(${code})`,
+    allowQuestion: 'Allow Sepia to write into',
+    allowWhy: 'Sepia writes only into folders you choose. This allows this one action; nothing else is written there.',
+    allowOnce: 'Allow once',
   },
 
   convert: {
@@ -40,6 +43,10 @@ export const actionStrings = {
     loading: 'Working out what each agent can hold…',
     textOnly: 'Text only',
     textOnlyHint: 'Write tool calls and their results as plain text. Use it when the other agent refuses the tool calls.',
+    projectFolder: 'Project folder on this computer',
+    projectFolderHint: 'The other agent lists the session under this folder. Change it when the project lives elsewhere here.',
+    projectFolderForeign:
+      'This folder is from another computer (another operating system): the other agent would not find the session. Enter the project folder on this computer.',
     nothingLost: 'Nothing is lost',
     lost: (n: number) => `${plural(n, 'kind of content', 'kinds of content')} left out`,
     changes: (n: number) => plural(n, 'change', 'changes'),

@@ -126,7 +126,9 @@ export const strings = {
     shortcuts: (mod: string): [string, string][] => [
       ['↑ ↓  j k', 'move through sessions'],
       ['Enter', 'open the session'],
-      [`/  ${mod}F`, 'filter or search'],
+      ['/', 'filter or search'],
+      [`${mod}F`, 'find in the open session'],
+      [`${mod}G`, 'open a session by id'],
       [`${mod}K`, 'command palette'],
       ['Esc', 'close a dialog'],
     ],
@@ -190,6 +192,8 @@ export const strings = {
     libraryTitle: (problems: number, files: number) =>
       `${plural(files, 'file', 'files')} could not be read completely (${plural(problems, 'problem', 'problems')}). Everything else is shown.`,
     sessionTitle: (n: number) => `${plural(n, 'problem', 'problems')} while reading this session`,
+    /** The visible words of a session row's warning badge ("3 problems"). */
+    badge: (n: number) => plural(n, 'problem', 'problems'),
     more: (n: number) => `…and ${nf.format(n)} more`,
   },
 
@@ -219,6 +223,26 @@ export const strings = {
     cost: (usd: string) => usd,
   },
 
+  find: {
+    label: 'Find in this session',
+    placeholder: 'Find in this session…',
+    /** "3 of 12" (messages with a match). */
+    position: (i: number, n: number) => `${nf.format(i)} of ${nf.format(n)}`,
+    none: 'No matches',
+    more: 'more matches than shown',
+    next: 'Next match (Enter)',
+    prev: 'Previous match (Shift+Enter)',
+    close: 'Close (Esc)',
+  },
+
+  openById: {
+    title: 'Open a session by id',
+    label: 'Session id',
+    hint: 'The id an agent prints or a file name without its extension, e.g. 9f0c2b1e-…',
+    open: 'Open',
+    notFound: (id: string) => `No session with the id "${id}" is in the open folders. Check the id, or open the folder that holds it.`,
+  },
+
   roles: {
     user: 'User',
     assistant: 'Assistant',
@@ -244,6 +268,12 @@ export const strings = {
     'model-change': 'Model changed',
     'unknown-event': 'Unrecognized event',
     interrupted: 'Interrupted',
+    /** Markers for what the agent's CLI wrote in the user's place (src/shared/events.ts has the same words). */
+    command: 'Command',
+    notification: 'Background task finished',
+    hook: 'Blocked by hook',
+    'api-error': 'API error',
+    notice: 'Note',
     /** A background task (sub-agent, shell) reported back; `status` as the agent wrote it. */
     taskNotification: (status?: string) => (status ? `Background task ${status}` : 'Background task finished'),
   },

@@ -7,6 +7,7 @@
  * write), NUL padding and lone UTF-16 surrogate escapes (fixtures/cases/claude-code/04-broken-lines).
  * This module turns one line into the records it can read plus at most one problem report.
  */
+import { cutOutsideSecrets } from '../../secrets/mask'
 
 /** One JSON object read from a line. */
 export type RawRecord = Record<string, unknown>
@@ -153,7 +154,7 @@ function salvageStrict(text: string): RawRecord[] {
 /** Short, single-line preview of a bad line for a diagnostic message. */
 function preview(text: string): string {
   const s = text.replace(/\0/g, '\\0').replace(/\s+/g, ' ')
-  return s.length > 60 ? s.slice(0, 60) + '…' : s
+  return cutOutsideSecrets(s, 61)
 }
 
 /**

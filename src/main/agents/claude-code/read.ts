@@ -13,6 +13,7 @@ import type { ReadContext, StoreRef } from '../types'
 import { type Json, obj, str } from './content'
 import { scanTranscript } from './scan'
 import { Transcript } from './transcript'
+import { readRegularFile } from '../../util/regular-file'
 
 /** Store generation of a top-level session file. */
 export const FORMAT_SESSION = 'claude-code-jsonl'
@@ -29,7 +30,7 @@ async function readMeta(ref: StoreRef, session: Session): Promise<Json | undefin
   const path = ref.files.find((f) => f.endsWith('.meta.json'))
   if (!path) return undefined
   try {
-    return obj(JSON.parse(await readFile(path, 'utf8')))
+    return obj(JSON.parse(await readRegularFile(path)))
   } catch (e) {
     addDiagnostic(session, { severity: 'warning', path, message: `sub-agent metadata is unreadable (${(e as Error).message}); ignored` })
     return undefined
@@ -47,7 +48,10 @@ export async function readSession(ref: StoreRef, _ctx: ReadContext): Promise<Ses
   const facts = await scanTranscript(ref, session, t, { isSub, diag: (d) => addDiagnostic(session, d), model: () => t.nodes.find(isRealModel)?.model })
   session.nodes = t.nodes
   if (isSub) await subagentFields(ref, session, facts.sessionId)
-  else linkChildren(session, ref)
+  else {
+    linkChildren(session, ref)
+    linkInlineSidechains(session)
+  }
   return finishSession(session)
 }
 
@@ -97,5 +101,39 @@ function linkChildren(session: Session, ref: StoreRef): void {
   for (const n of session.nodes) for (const c of n.toolCalls ?? []) {
     const child = byCall.get(c.id)
     if (child !== undefined) c.subagentSessionId = child
+  }
+}
+
+/**
+ * Claude Code 1.x wrote a Task sub-agent's records inline (`isSidechain: true`; the transcript
+ * keeps their nodes as meta with `metadata.isSidechain`). Each such thread starts with a user
+ * record holding the Task call's `prompt` (fixtures/public-real/claude-code sword-1090-siblings,
+ * 1.0.90). Every node of the thread gets `metadata.sidechainToolCallId`: the id of that Task call,
+ * so the thread sits under it. A thread whose prompt matches no Task call is left unlinked.
+ */
+export function linkInlineSidechains(session: Session): void {
+  const byPrompt = new Map<string, string>()
+  for (const n of session.nodes) {
+    for (const c of n.toolCalls ?? []) {
+      const prompt = obj(c.arguments)?.prompt
+      if ((c.name === 'Task' || c.name === 'Agent') && typeof prompt === 'string' && !byPrompt.has(prompt.trim())) byPrompt.set(prompt.trim(), c.id)
+    }
+  }
+  if (byPrompt.size === 0) return
+  const callOf = new Map<string, string>()
+  const used = new Set<string>()
+  for (const n of session.nodes) {
+    if (n.metadata?.isSidechain !== true) continue
+    let call = n.parentNodeId !== undefined ? callOf.get(n.parentNodeId) : undefined
+    if (n.role === 'user' && !n.event) {
+      const match = byPrompt.get(n.content.trim())
+      if (match !== undefined && !used.has(match)) {
+        call = match
+        used.add(match)
+      }
+    }
+    if (call === undefined) continue
+    callOf.set(n.nodeId, call)
+    n.metadata = { ...n.metadata, sidechainToolCallId: call }
   }
 }

@@ -87,8 +87,11 @@ describe('claude-code real store', () => {
     expect(child.nodes.map((n) => n.role)).toEqual(['user', 'assistant', 'tool', 'assistant'])
     expect(child.nodes[0]!.content).toBe('[subtask] Look at the git history of this repository and report the newest commits.')
     expect(countPairedToolCalls(child)).toEqual({ calls: 1, paired: 1 })
-    const notification = parent.nodes.find((n) => n.content.startsWith('<task-notification>'))!
-    expect(notification.metadata).toEqual({ origin: 'task-notification' })
+    // Issue 14: the CLI's <task-notification> is a marker with plain text, not a user turn.
+    const notification = parent.nodes.find((n) => n.event === 'notification')!
+    expect(notification).toMatchObject({ role: 'system', content: 'Agent "Summarize git history" finished\n\nSub-agent report: the repository has a short history; the newest commit is shown above.' })
+    expect(notification.metadata).toEqual({ origin: 'task-notification', injected: true, status: 'completed' })
+    expect(parent.nodes.some((n) => n.content.includes('<task-notification>'))).toBe(false)
   })
 
   it('think and qa sessions: one answer each, thinking sealed in the think session', () => {

@@ -89,6 +89,7 @@ export async function scanTranscript(ref: StoreRef, session: Session, t: Transcr
   const path = ref.files[0]
   if (path === undefined) throw new SepiaError({ code: 'READ_FAILED', message: 'store ref lists no file' })
   const facts = new SessionFacts()
+  t.inlineSidechainsAreMeta = !o.isSub
   const counters = { noType: 0 }
   const expected = o.isSub ? undefined : ref.sessionId
   let lines = 0

@@ -97,7 +97,7 @@ describe('claude-code shapes', () => {
     expect(a1!.toolCalls![0]).toMatchObject({ name: 'Read', kind: 'read', status: 'failed', isError: true, locations: [{ path: '/p/a.ts', line: 10 }] })
     expect(t1).toMatchObject({ role: 'tool', content: 'no such file', isError: true, toolCallId: 't1' })
     expect(f1).toMatchObject({ role: 'system', event: 'unknown-event', content: 'a note from the future', metadata: { recordType: 'future-note' } })
-    expect(s1).toMatchObject({ role: 'system', content: '<local-command-stdout>ok</local-command-stdout>', parentNodeId: 'f1', metadata: { subtype: 'local_command' } })
+    expect(s1).toMatchObject({ role: 'system', event: 'command', content: 'ok', parentNodeId: 'f1', metadata: { subtype: 'local_command' } })
     expect(u3).toMatchObject({ role: 'user', event: 'interrupted', parentNodeId: 's1' })
     expect(s.metadata.recordTypes).toMatchObject({ user: 4, 'future-note': 1, attachment: 1, summary: 1 })
 

@@ -14,6 +14,7 @@
  */
 import type { ContentBlock, MessageNode } from '../../../shared/ir'
 import { type Json, convertBlock, hasNonText, isoToMs, obj, str, textOf, toolCallFrom, toolResultContent, usageFrom } from './content'
+import { classifyInjected, stripAnsi } from './injected'
 
 /** Where a node's parent points before resolution. */
 export type RawParent = { uuid: string; logical: boolean } | { nodeId: string } | undefined
@@ -89,6 +90,15 @@ export class Transcript {
   protected readonly assistantBlocks = new Map<MessageNode, ContentBlock[]>()
   /** Number of records skipped because their uuid was already read. */
   duplicates = 0
+  /**
+   * True when reading a main session file (not a sub-agent's): Claude Code 1.x wrote its Task
+   * sub-agents' records inline with `isSidechain: true` (fixtures/public-real/claude-code
+   * sword-1090-siblings, 1.0.90). Those are the sub-agent's thread, not the person's: their nodes
+   * are kept as meta (`metadata.isSidechain`), out of the main thread's prompts, counts and conversion.
+   */
+  inlineSidechainsAreMeta = false
+  /** The last slash-command marker and its record uuid: its output record is merged into it. */
+  private lastCommand: { node: MessageNode; uuid: string | undefined } | undefined
 
   /**
    * True the first time a uuid is seen; false for a replayed copy. A record whose uuid is sighted
@@ -142,7 +152,9 @@ export class Transcript {
       parent = { nodeId: node.nodeId }
     })
     const uuid = str(r.uuid)
-    if (uuid !== undefined) this.uuidToNode.set(uuid, made[made.length - 1]!.nodeId)
+    const last = made[made.length - 1]!
+    if (uuid !== undefined) this.uuidToNode.set(uuid, last.nodeId)
+    this.lastCommand = last.event === 'command' ? { node: last, uuid } : undefined
   }
 
   /** Fields shared by nodes made from record `r`. */
@@ -151,6 +163,10 @@ export class Transcript {
     const at = isoToMs(r.timestamp)
     if (at !== undefined) node.createdAt = at
     if (r.isMeta === true) node.isMeta = true
+    if (this.inlineSidechainsAreMeta && r.isSidechain === true) {
+      node.isMeta = true
+      node.metadata = { ...node.metadata, isSidechain: true }
+    }
     return node
   }
 
@@ -167,6 +183,15 @@ export class Transcript {
     const userNode = (blocks: ContentBlock[]): void => {
       const text = textOf(blocks)
       if (text.trim() === '' && !hasNonText(blocks)) return
+      if (!hasNonText(blocks)) {
+        const marker = this.injected(r, text)
+        if (marker === 'merged') return
+        if (marker) {
+          if (Object.keys(meta).length) marker.metadata = { ...meta, ...marker.metadata }
+          made.push(marker)
+          return
+        }
+      }
       const node = this.base(r, 'user')
       node.content = text
       if (hasNonText(blocks)) node.blocks = blocks
@@ -196,9 +221,41 @@ export class Transcript {
     this.addChain(r, line, made)
   }
 
+  /**
+   * The marker (or meta node) for text the CLI wrote in the user's place ({@link classifyInjected}),
+   * `'merged'` when it was a command's output folded into that command's marker, undefined for text
+   * the person typed.
+   */
+  private injected(r: Json, text: string): MessageNode | 'merged' | undefined {
+    const inj = classifyInjected(text)
+    if (!inj) return undefined
+    const cmd = this.lastCommand
+    if (inj.kind === 'command-output' && cmd && this.nodes[this.nodes.length - 1] === cmd.node && (cmd.uuid === undefined || str(r.parentUuid) === cmd.uuid)) {
+      const out = inj.label.split('\n').find((l) => l.trim() !== '')?.trim()
+      if (out) cmd.node.content += ` → ${out}`
+      const uuid = str(r.uuid)
+      if (uuid !== undefined) this.uuidToNode.set(uuid, cmd.node.nodeId)
+      this.lastCommand = undefined
+      return 'merged'
+    }
+    const node = this.base(r, 'system')
+    node.content = inj.label
+    if (inj.kind === 'meta') {
+      node.role = 'user'
+      node.isMeta = true
+      return node
+    }
+    node.event = inj.kind === 'command-output' ? 'command' : inj.kind
+    delete node.isMeta
+    node.metadata = { injected: true }
+    if (inj.kind === 'notification' && inj.status) node.metadata.status = inj.status
+    return node
+  }
+
   private toolNode(r: Json, b: Json, withRecordFields: boolean): MessageNode {
     const node = this.base(r, 'tool')
-    delete node.isMeta
+    // A tool result is never meta, except in an inline sub-agent thread (its call is meta too).
+    if (!(this.inlineSidechainsAreMeta && r.isSidechain === true)) delete node.isMeta
     const id = str(b.tool_use_id)
     if (id !== undefined) node.toolCallId = id
     const { text, blocks } = toolResultContent(b.content)
@@ -212,7 +269,7 @@ export class Transcript {
       if (agentId !== undefined) meta.agentId = agentId
       const ms = typeof tur?.totalDurationMs === 'number' ? tur.totalDurationMs : tur?.durationMs
       if (typeof ms === 'number') meta.durationMs = ms
-      node.metadata = meta
+      node.metadata = { ...node.metadata, ...meta }
     }
     return node
   }
@@ -264,6 +321,11 @@ export class Transcript {
     const usage = usageFrom(msg.usage)
     if (usage) node.usage = usage
     if (r.isApiErrorMessage === true) node.metadata = { ...node.metadata, isApiErrorMessage: true }
+    // `<synthetic>`: a reply the CLI wrote itself (an API error, "No response requested."), not the model's.
+    if (msg.model === '<synthetic>' && !node.toolCalls?.length) {
+      node.role = 'system'
+      node.event = r.isApiErrorMessage === true ? 'api-error' : 'notice'
+    }
     if (r.isSidechain === true && r.agentId === undefined) node.metadata = { ...node.metadata, isSidechain: true }
   }
 
@@ -280,9 +342,22 @@ export class Transcript {
       node.metadata = meta
       return this.addChain(r, line, [node])
     }
+    if (subtype === 'api_error') {
+      const node = this.base(r, 'system')
+      node.event = 'api-error'
+      node.content = apiErrorText(r)
+      node.metadata = { subtype }
+      return this.addChain(r, line, [node])
+    }
     if (text.trim() === '') return this.skip(r)
+    const marker = this.injected(r, text)
+    if (marker === 'merged') return
+    if (marker) {
+      if (subtype !== undefined) marker.metadata = { ...marker.metadata, subtype }
+      return this.addChain(r, line, [marker])
+    }
     const node = this.base(r, 'system')
-    node.content = text
+    node.content = stripAnsi(text)
     const meta: Json = {}
     if (subtype !== undefined) meta.subtype = subtype
     if (typeof r.level === 'string') meta.level = r.level
@@ -361,4 +436,13 @@ export class Transcript {
     }
     return broken
   }
+}
+
+/** `Unable to connect to API (ECONNRESET) (retry 1 of 10)` from a `system` `api_error` record. */
+function apiErrorText(r: Json): string {
+  const e = obj(r.error)
+  const status = typeof e?.status === 'number' ? String(e.status) : undefined
+  const what = str(e?.formatted) ?? str(e?.message) ?? str(r.content) ?? ''
+  const attempt = typeof r.retryAttempt === 'number' ? ` (retry ${r.retryAttempt}${typeof r.maxRetries === 'number' ? ` of ${r.maxRetries}` : ''})` : ''
+  return stripAnsi([status, what].filter(Boolean).join(' ') + attempt).trim()
 }

@@ -22,7 +22,7 @@
 import { randomBytes } from 'node:crypto'
 import { join } from 'node:path'
 import { SepiaError } from '../../../shared/api'
-import type { ConvertWarning } from '../../../shared/convert'
+import { type ConvertWarning, quoteArg } from '../../../shared/convert'
 import type { ContentBlock, MessageNode, Session } from '../../../shared/ir'
 import { FileTransaction } from '../../convert/atomic'
 import type { WriteOptions, WriteResult } from '../types'
@@ -152,7 +152,7 @@ export async function writeClaudeSession(session: Session, options: WriteOptions
   const cwd = session.workingDirectory ?? options.layout.home
   const id = options.newId()
   const file = join(options.layout.claudeConfigDir, 'projects', claudeProjectFolder(cwd), `${id}.jsonl`)
-  const output = { sessionId: id, files: [file], resumeCommand: `claude --resume ${id}`, cwd, backups: [] as string[] }
+  const output = { sessionId: id, files: [file], resumeCommand: `claude --resume ${quoteArg(id, options.layout.os)}`, cwd, backups: [] as string[] }
   const warnings = warningsFor(session)
   if (options.dryRun) return { output, warnings }
   const tx = new FileTransaction(options.fault)

@@ -21,6 +21,7 @@ import type { AgentId, Diagnostic } from '../../../shared/ir'
 import type { StoreRef } from '../types'
 import { isRecord, tryParseJson } from '../../util/json'
 import { localSessionsPath, peekMessagesHead, readSessionRows, type SdkHints, type SessionRow } from './sdk-store'
+import { readRegularFile } from '../../util/regular-file'
 
 /** SDK store generation names (Session.source.format). */
 export const SDK_FORMAT = 'cline-sdk'
@@ -147,7 +148,7 @@ export function parentOf(sessionId: string, row: SessionRow | undefined): string
 
 async function readJsonObject(path: string): Promise<Record<string, unknown> | undefined> {
   try {
-    const v = tryParseJson(await readFile(path, 'utf8'))
+    const v = tryParseJson(await readRegularFile(path))
     return isRecord(v) ? v : undefined
   } catch {
     return undefined

@@ -7,12 +7,22 @@
  * {role, content: string | [text | tool_use | tool_result | thinking | image]}; newer CLI builds
  * also write `ts` (ms), `modelInfo{modelId, providerId, mode}` and
  * `metrics{tokens{prompt, completion, cached}, cost?}` on assistant messages
- * (`fixtures/real/cline-legacy/home`). Tool calls are mostly XML inside assistant text and their
- * results user text blocks starting `[tool for '...'] Result:` ({@link parseAssistantText}).
+ * (`fixtures/real/cline-legacy/home`). Tool calls are XML inside assistant text (before 3.x) or
+ * native `tool_use` blocks (3.x, cline src/core/task/index.ts "tool_calls"); their results are
+ * `tool_result` blocks whose `tool_use_id` names the call and whose text starts
+ * `[tool for 'path'] Result:`, or plain user text blocks with that header when Cline had no id
+ * (`ToolResultUtils.pushToolResult`, id "cline"). Pairing, in this order: by `tool_use_id`; by tool
+ * name and path from the header; by name among the previous assistant message's unanswered calls
+ * without a path. A call answered by "Tool [x] was not executed because ..." or "Skipping tool
+ * ..." (`formatResponse.toolAlreadyUsed`, `ToolExecutor.createToolRejectionMessage`) gets that text
+ * as an error result and `metadata.refused`; a call the next user message does not answer at all
+ * (the user interrupted the turn; the API history then goes on with "[TASK RESUMPTION]") gets no
+ * result, `status: 'failed'` and `metadata.interrupted`. Facts from cline/cline v3.49.1
+ * (2c75285566370205ab4ba340105e924d93e3c654).
  */
 import type { ContentBlock, MessageNode, Session, ToolCall } from '../../../shared/ir'
 import { addDiagnostic } from '../../ir/build'
-import { isRecord } from '../../util/json'
+import { isRecord, tryParseJson } from '../../util/json'
 import { exitCodeFromText, makeToolCall, type NodeIds, num, str, usageOf } from './common'
 import {
   CONVERSATIONAL_TAGS, isInjectedText, parseAssistantText, RESULT_HEADER, splitInjected, unwrapUserText,
@@ -20,24 +30,63 @@ import {
 import { otherBlock, toolResultContent } from './sdk-nodes'
 
 /** Append nodes for the API history `items` to `session.nodes`. `file` names diagnostics. */
-export function apiHistoryToNodes(items: unknown[], session: Session, file: string, ids: NodeIds): void {
+export function apiHistoryToNodes(items: unknown[], session: Session, file: string, ids: NodeIds, times?: (index: number) => number | undefined): void {
   let pending: ToolCall[] = []
+  const byId = new Map<string, ToolCall>()
   items.forEach((m, i) => {
     if (!isRecord(m)) {
       addDiagnostic(session, { severity: 'warning', path: file, message: `Message ${i + 1} is not an object; skipped.` })
       return
     }
     const blocks = Array.isArray(m.content) ? m.content : typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : []
-    const ts = num(m.ts)
+    const ts = num(m.ts) ?? times?.(i)
     if (m.role === 'assistant') {
+      markInterrupted(pending)
       const node = assistantNode(ids.take(`api-${i}`), i, blocks, m)
       if (ts !== undefined) node.createdAt = ts
       session.nodes.push(node)
       pending = [...(node.toolCalls ?? [])]
+      for (const c of pending) byId.set(c.id, c)
     } else {
-      userNodes(session, ids, i, blocks, ts, pending)
+      userNodes(session, ids, i, blocks, ts, pending, byId)
+      markInterrupted(pending)
+      pending = []
     }
   })
+  // The last assistant message's calls: unanswered because the task stopped there. A conversational
+  // tool (attempt_completion, ask_followup_question) waiting for the user is not interrupted.
+  markInterrupted(pending.filter((c) => CONVERSATIONAL_TAGS[c.name] === undefined))
+}
+
+/** Calls no result answered: the turn was stopped before they ran. */
+function markInterrupted(calls: ToolCall[]): void {
+  for (const c of calls) {
+    c.status = 'failed'
+    c.metadata = { ...c.metadata, interrupted: true }
+  }
+}
+
+/** The path a call names (`path`, `file_path`, `absolutePath`...), as the result header quotes it. */
+function pathOf(call: ToolCall): string | undefined {
+  const a = call.arguments
+  if (!isRecord(a)) return undefined
+  return str(a.path) ?? str(a.file_path) ?? str(a.absolutePath) ?? str(a.command) ?? str(a.url) ?? str(a.query) ?? str(a.regex)
+}
+
+/** Take from `pending` the call a `[name for 'path']` header answers (see the module comment). */
+function takeCall(pending: ToolCall[], name: string, path: string | undefined): ToolCall | undefined {
+  let idx = pending.findIndex((c) => c.name === name && path !== undefined && pathOf(c) === path)
+  if (idx < 0) idx = pending.findIndex((c) => c.name === name && (path === undefined || pathOf(c) === undefined))
+  if (idx < 0 && path !== undefined) idx = pending.findIndex((c) => c.name === name && path.includes(pathOf(c) ?? '\u0000'))
+  return idx >= 0 ? pending.splice(idx, 1)[0] : undefined
+}
+
+/** "Tool [x] was not executed because ...", "Skipping tool ... [x for 'p']": Cline refused the call x. */
+const REFUSAL = /^\s*(?:Tool \[([\w-]+)\] was not executed because|(?:Skipping tool|Tool was interrupted and not executed)[^[]*\[([\w-]+)(?: for '([\s\S]*?)')?\])/
+
+/** Cline's internal marker appended to a completion (`COMPLETION_RESULT_CHANGES_FLAG`, shared/ExtensionMessage.ts). */
+export function stripChangesFlag(text: string): string {
+  return text.endsWith('HAS_CHANGES') ? text.slice(0, -'HAS_CHANGES'.length).trimEnd() : text
 }
 
 function assistantNode(nodeId: string, index: number, blocks: unknown[], m: Record<string, unknown>): MessageNode {
@@ -71,7 +120,14 @@ function assistantNode(nodeId: string, index: number, blocks: unknown[], m: Reco
       if (t) thinking.push(t)
       if (str(b.signature)) node.thinkingSignature = b.signature as string
     } else if (b.type === 'tool_use') {
-      calls.push(makeToolCall(str(b.id) ?? `tool-${index}-${calls.length}`, str(b.name) ?? 'unknown', b.input))
+      const name = str(b.name) ?? 'unknown'
+      const input = typeof b.input === 'string' ? (tryParseJson(b.input) ?? b.input) : b.input
+      calls.push(makeToolCall(str(b.id) ?? `tool-${index}-${calls.length}`, name, input))
+      // attempt_completion / ask_followup_question: the UI shows their main argument as the
+      // assistant's words, so it is also the node's text (the call stays, for pairing).
+      const main = CONVERSATIONAL_TAGS[name]
+      const said = main !== undefined && isRecord(input) ? str(input[main]) : undefined
+      if (said) texts.push(said)
     } else {
       extra.push(otherBlock(b))
     }
@@ -91,12 +147,14 @@ function assistantNode(nodeId: string, index: number, blocks: unknown[], m: Reco
 }
 
 /** One user message: tool result nodes, then the user's words, then injected text as a meta node. */
-function userNodes(session: Session, ids: NodeIds, index: number, blocks: unknown[], ts: number | undefined, pending: ToolCall[]): void {
+function userNodes(
+  session: Session, ids: NodeIds, index: number, blocks: unknown[], ts: number | undefined, pending: ToolCall[], byId: Map<string, ToolCall>,
+): void {
   const words: string[] = []
   const userBlocks: ContentBlock[] = []
   const injected: string[] = []
   const raw: string[] = []
-  let result: { call?: ToolCall; name: string; texts: string[] } | undefined
+  let result: { call?: ToolCall; name: string; texts: string[]; refused?: boolean } | undefined
   const flush = () => {
     if (!result) return
     const text = result.texts.join('\n\n').trim()
@@ -108,7 +166,11 @@ function userNodes(session: Session, ids: NodeIds, index: number, blocks: unknow
       toolCallId: call?.id ?? `api-${index}:orphan`,
       toolName: result.name,
     }
-    if (/^(The tool execution failed|The user denied this operation)/.test(text)) node.isError = true
+    if (result.refused || /^(The tool execution failed|The user denied this operation)/.test(text)) node.isError = true
+    if (result.refused && call) {
+      call.status = 'failed'
+      call.metadata = { ...call.metadata, refused: true }
+    }
     if (call?.name === 'execute_command') {
       const code = exitCodeFromText(text)
       if (code !== undefined) call.exitCode = code
@@ -122,8 +184,21 @@ function userNodes(session: Session, ids: NodeIds, index: number, blocks: unknow
     if (b.type === 'tool_result') {
       flush()
       const r = toolResultContent(b.content)
-      const node: MessageNode = { nodeId: ids.take(`api-${index}:result`), role: 'tool', content: r.text, toolCallId: str(b.tool_use_id) ?? '' }
-      if (b.is_error === true || r.isError) node.isError = true
+      const id = str(b.tool_use_id) ?? ''
+      const call = byId.get(id)
+      const at = call ? pending.indexOf(call) : -1
+      if (at >= 0) pending.splice(at, 1)
+      const header = RESULT_HEADER.exec(r.text)
+      const split = splitInjected(header ? r.text.slice(header[0].length) : r.text)
+      injected.push(...split.injected)
+      const node: MessageNode = { nodeId: ids.take(`api-${index}:result`), role: 'tool', content: split.text, toolCallId: id }
+      const name = call?.name ?? header?.[1]
+      if (name) node.toolName = name
+      if (b.is_error === true || r.isError || /^(The tool execution failed|The user denied this operation)/.test(split.text)) node.isError = true
+      if (call?.name === 'execute_command') {
+        const code = exitCodeFromText(split.text)
+        if (code !== undefined) call.exitCode = code
+      }
       if (ts !== undefined) node.createdAt = ts
       session.nodes.push(node)
       continue
@@ -133,12 +208,21 @@ function userNodes(session: Session, ids: NodeIds, index: number, blocks: unknow
       userBlocks.push(otherBlock(b))
       continue
     }
+    const refusal = REFUSAL.exec(b.text)
+    if (refusal) {
+      flush()
+      const name = (refusal[1] ?? refusal[2])!
+      const call = takeCall(pending, name, refusal[3])
+      const rest = splitInjected(b.text)
+      injected.push(...rest.injected)
+      result = { name, texts: [rest.text], refused: true, ...(call ? { call } : {}) }
+      continue
+    }
     const header = RESULT_HEADER.exec(b.text)
     if (header && CONVERSATIONAL_TAGS[header[1]!] === undefined) {
       flush()
       const name = header[1]!
-      const idx = pending.findIndex((c) => c.name === name)
-      const call = idx >= 0 ? pending.splice(idx, 1)[0] : undefined
+      const call = takeCall(pending, name, header[2])
       const rest = splitInjected(b.text.slice(header[0].length))
       injected.push(...rest.injected)
       result = { name, texts: rest.text ? [rest.text] : [], ...(call ? { call } : {}) }

@@ -24,12 +24,21 @@
  * - ask resume_task, api_req_finished/retried, empty completion_result... → skipped; other
  *   records with text → `unknown-event` system nodes.
  * - `lastCheckpointHash` → checkpoints {ref, kind: 'shadow-git', createdAt: ts}.
+ * - A say text still `partial: true` (the stream never finished in the UI) holds a fragment; the
+ *   full text is the API history's assistant text that starts with it (`fullTexts`).
+ * - A call of a request with no result when `resume_task` follows was interrupted: `status: failed`,
+ *   `metadata.interrupted`.
+ * - `completion_result` loses the `HAS_CHANGES` marker Cline appends (AttemptCompletionHandler).
+ * - A file tool's result (`[name for 'path'] Result:`) pairs with the waiting call of that name
+ *   and path, not the oldest call of that name.
  */
 import type { ContentBlock, MessageNode, Session, ToolCall, Usage } from '../../../shared/ir'
 import { addDiagnostic } from '../../ir/build'
+import { toolKind } from '../../ir/toolkind'
 import { isRecord, tryParseJson } from '../../util/json'
 import { exitCodeFromText, makeToolCall, type NodeIds, num, str, usageOf } from './common'
-import { RESULT_HEADER, splitInjected } from './legacy-xml'
+import { stripChangesFlag } from './legacy-api'
+import { parseAssistantText, RESULT_HEADER, splitInjected } from './legacy-xml'
 
 /** ClineSayTool.tool → the XML tool name the model used (cline src/core/task/tools/handlers, Roo Code). */
 const SAY_TOOL_NAMES: Record<string, string> = {
@@ -42,6 +51,9 @@ const SAY_TOOL_NAMES: Record<string, string> = {
   fetchInstructions: 'fetch_instructions',
 }
 
+/** Tools the UI records as `editedExistingFile` when the file existed. */
+const EDIT_TOOLS = new Set(['write_to_file', 'replace_in_file', 'apply_diff', 'insert_content', 'search_and_replace'])
+
 const SKIPPED = new Set([
   'api_req_finished', 'api_req_retried', 'api_req_retry_delayed', 'mcp_server_request_started', 'checkpoint_created',
   'resume_task', 'resume_completed_task', 'deleted_api_reqs', 'task_progress',
@@ -49,12 +61,14 @@ const SKIPPED = new Set([
 const ERRORS = new Set(['error', 'api_req_failed', 'diff_error', 'clineignore_error', 'mistake_limit_reached', 'error_retry'])
 
 /** Append nodes (and checkpoints) for the UI messages `items` to the session. */
-export function uiMessagesToNodes(items: unknown[], session: Session, file: string, ids: NodeIds): void {
+export function uiMessagesToNodes(items: unknown[], session: Session, file: string, ids: NodeIds, fullTexts: string[] = []): void {
   let cur: MessageNode | undefined
   let usage: Usage | undefined
   let lastCall: ToolCall | undefined
   let lastResult: MessageNode | undefined
   let awaiting: ToolCall[] = []
+  /** Calls made since the last `api_req_started`: unanswered ones at a `resume_task` were interrupted. */
+  let sinceRequest: ToolCall[] = []
   const results = new Set<string>()
   const checkpoints = new Set(session.checkpoints.map((c) => c.ref))
   /** The UI text each call was made from, to drop an ask/say pair recording the same call twice. */
@@ -81,6 +95,7 @@ export function uiMessagesToNodes(items: unknown[], session: Session, file: stri
     if (lastCall && !results.has(lastCall.id) && cur?.toolCalls?.includes(lastCall) && rawOf.get(lastCall) === raw) return
     const c = makeToolCall(ids.take(`ui-${ts ?? session.nodes.length}`), name, args)
     rawOf.set(c, raw)
+    sinceRequest.push(c)
     const node = assistant(m, ts)
     ;(node.toolCalls ??= []).push(c)
     lastCall = c
@@ -117,6 +132,15 @@ export function uiMessagesToNodes(items: unknown[], session: Session, file: stri
       session.checkpoints.push({ ref: hash, kind: 'shadow-git', ...(ts !== undefined ? { createdAt: ts } : {}) })
     }
     if (typeof m.reasoning === 'string' && m.reasoning && kind !== 'reasoning') addThinking(assistant(m, ts), m.reasoning)
+    if (kind === 'resume_task' || kind === 'resume_completed_task') {
+      // The task was stopped and reopened: a call of the stopped request with no result never ran.
+      for (const c of sinceRequest) {
+        if (results.has(c.id)) continue
+        c.status = 'failed'
+        c.metadata = { ...c.metadata, interrupted: true }
+      }
+      sinceRequest = []
+    }
 
     switch (kind) {
       case 'task':
@@ -135,6 +159,7 @@ export function uiMessagesToNodes(items: unknown[], session: Session, file: stri
         cur = undefined
         const info = tryParseJson(text)
         if (!isRecord(info)) return
+        sinceRequest = []
         usage = usageOf({ inputTokens: info.tokensIn, outputTokens: info.tokensOut, cacheWriteTokens: info.cacheWrites, cacheReadTokens: info.cacheReads, cost: info.cost })
         if (typeof info.request === 'string') requestResult(info.request, ts)
         return
@@ -142,9 +167,12 @@ export function uiMessagesToNodes(items: unknown[], session: Session, file: stri
       case 'reasoning':
         if (text) addThinking(assistant(m, ts), text)
         return
-      case 'text':
-        if (text) say(m, ts, text)
+      case 'text': {
+        const full = m.partial === true && text ? fullTexts.find((t) => t.trimStart().startsWith(text.trim()) && t.length > text.length) : undefined
+        if (full) say(m, ts, parseAssistantText(full).text || full, { partialInUi: true })
+        else if (text) say(m, ts, text)
         return
+      }
       case 'followup':
       case 'plan_mode_respond':
       case 'act_mode_respond': {
@@ -198,8 +226,9 @@ export function uiMessagesToNodes(items: unknown[], session: Session, file: stri
     }
     if (kind === 'completion_result') {
       // say completion_result is the final answer; the ask that follows repeats it or is empty.
-      if (text && m.type === 'say') say(m, ts, text, { ui: kind })
-      else if (text && cur?.content.endsWith(text) !== true) say(m, ts, text, { ui: kind })
+      const answer = stripChangesFlag(text)
+      if (answer && m.type === 'say') say(m, ts, answer, { ui: kind })
+      else if (answer && cur?.content.endsWith(answer) !== true) say(m, ts, answer, { ui: kind })
       return
     }
     if (SKIPPED.has(kind) || !text) return
@@ -221,9 +250,19 @@ export function uiMessagesToNodes(items: unknown[], session: Session, file: stri
       if (target && !results.has(target.id)) result(ts, target, body, 'api_req_started')
       return
     }
-    const idx = awaiting.findIndex((c) => c.name === name)
+    const path = header[2]
+    const pathOf = (c: ToolCall) => (isRecord(c.arguments) ? str(c.arguments.path) : undefined)
+    // `editedExistingFile` is any write to an existing file (write_to_file or replace_in_file): the
+    // request's header names the tool the model called.
+    const same = (c: ToolCall) => c.name === name || (EDIT_TOOLS.has(name) && isRecord(c.arguments) && c.arguments.tool === 'editedExistingFile')
+    let idx = awaiting.findIndex((c) => same(c) && path !== undefined && pathOf(c) === path)
+    if (idx < 0) idx = awaiting.findIndex((c) => same(c) && (path === undefined || pathOf(c) === undefined))
     if (idx < 0) return
     const target = awaiting.splice(idx, 1)[0]!
+    if (target.name !== name) {
+      target.name = name
+      target.kind = toolKind(name)
+    }
     if (!results.has(target.id)) result(ts, target, body, 'api_req_started')
   }
 }

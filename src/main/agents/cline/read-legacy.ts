@@ -1,7 +1,12 @@
 /**
- * Read one legacy Cline-family task folder (`tasks/<taskId>/`) into the IR: `ui_messages.json`
- * when present ({@link uiMessagesToNodes}), else `api_conversation_history.json`
- * ({@link apiHistoryToNodes}); session fields from the `state/taskHistory.json` entry
+ * Read one legacy Cline-family task folder (`tasks/<taskId>/`) into the IR. Nodes come from
+ * `api_conversation_history.json` ({@link apiHistoryToNodes}) when it has native `tool_use` blocks
+ * and the UI log carries `conversationHistoryIndex` (Cline 3.x: the API history is what the model
+ * saw, with call ids; the UI gives times, checkpoints and request usage); else from
+ * `ui_messages.json` when present ({@link uiMessagesToNodes}, with the API history's full texts
+ * for UI texts stuck at `partial: true`), else from the API history alone. The working directory
+ * comes from the HistoryItem, else from `environment_details` (exported task folders);
+ * `lastActivityAt` is the last UI record's time. Session fields from the `state/taskHistory.json` entry
  * (HistoryItem {id, ts, task, tokensIn, tokensOut, cacheWrites, cacheReads, totalCost,
  * cwdOnTaskInitialization, modelId}, seed 000 "Legacy task files", HistoryItem.ts:1-26) or Roo
  * Code's `history_item.json`, and `task_metadata.json` (model_usage, environment_history).
@@ -20,6 +25,7 @@ import { chainNodes, NodeIds, num, str, usageOf } from './common'
 import type { LegacyHints } from './discover'
 import { apiHistoryToNodes } from './legacy-api'
 import { uiMessagesToNodes } from './legacy-ui'
+import { readRegularFile } from '../../util/regular-file'
 
 /**
  * Read a legacy task. Bad content becomes diagnostics; rejects with `READ_FAILED` only when
@@ -30,16 +36,28 @@ export async function readLegacyTask(ref: StoreRef, _ctx: ReadContext): Promise<
   const session = newSession(ref.agent, ref.sessionId, ref.format, ref.files, ref.home)
   const ids = new NodeIds()
   let opened = false
-  if (hints.ui) {
-    const items = await readArray(hints.ui, session)
+  const uiItems = hints.ui ? await readArray(hints.ui, session) : undefined
+  const apiItems = hints.api && (!uiItems?.length || hasNativeToolUse(await readFile(hints.api, 'utf8').catch(() => '')))
+    ? await readArray(hints.api, session)
+    : undefined
+  if (uiItems?.length && apiItems?.length && apiItems.some(isNativeAssistant) && uiItems.some(hasHistoryIndex)) {
+    // Native tool-call era (3.x): the API history holds what the model saw — call ids, tool names,
+    // arguments, full texts (the UI keeps `partial: true` fragments) — so it gives the nodes; the
+    // UI gives times (by `conversationHistoryIndex`) and checkpoints.
+    opened = true
+    apiHistoryToNodes(apiItems, session, hints.api!, ids, uiTimes(uiItems, apiItems))
+    uiCheckpoints(uiItems, session)
+    uiRequestUsage(uiItems, session)
+    session.metadata = { readFrom: 'api_conversation_history.json' }
+  } else if (uiItems && (uiItems.length || !hints.api)) {
     // An empty (or wholly damaged) UI log falls back to the API history when there is one.
-    if (items && (items.length || !hints.api)) {
-      opened = true
-      uiMessagesToNodes(items, session, hints.ui, ids)
-    }
+    opened = true
+    const stuck = uiItems.some((m) => isRecord(m) && m.partial === true)
+    const fullTexts = hints.api && stuck ? assistantTexts(salvageJsonArray(await readFile(hints.api, 'utf8').catch(() => '[]')).items) : []
+    uiMessagesToNodes(uiItems, session, hints.ui!, ids, fullTexts)
   }
   if (!opened && hints.api) {
-    const items = await readArray(hints.api, session)
+    const items = apiItems ?? (await readArray(hints.api, session))
     if (items) {
       opened = true
       apiHistoryToNodes(items, session, hints.api, ids)
@@ -48,6 +66,7 @@ export async function readLegacyTask(ref: StoreRef, _ctx: ReadContext): Promise<
   if (!opened) {
     throw new SepiaError({ code: 'READ_FAILED', message: `Cannot open the files of task ${ref.sessionId}.`, path: ref.files[0] })
   }
+  const lastEvent = uiItems ? lastTs(uiItems) : undefined
   chainNodes(session.nodes)
 
   let item = hints.historyItem
@@ -78,8 +97,11 @@ export async function readLegacyTask(ref: StoreRef, _ctx: ReadContext): Promise<
     })
     if (usage) session.usage = usage
   }
-  session.metadata = legacyMetadata(item, taskMetadata, hints)
+  session.workingDirectory ??= await cwdFromEnvironmentDetails(hints)
+  session.metadata = { ...legacyMetadata(item, taskMetadata, hints), ...session.metadata }
   finishSession(session)
+  // The last event (a completion, a command's output), not the first record of the last node.
+  if (lastEvent !== undefined && (session.lastActivityAt === undefined || lastEvent > session.lastActivityAt)) session.lastActivityAt = lastEvent
   const usageList = Array.isArray(taskMetadata?.model_usage) ? taskMetadata.model_usage : []
   const firstUsage = usageList.find(isRecord)
   const configured = str(item?.modelId) ?? (firstUsage ? str(firstUsage.model_id) : undefined)
@@ -117,7 +139,7 @@ function legacyMetadata(
 async function readArray(path: string, session: Session): Promise<unknown[] | undefined> {
   let text: string
   try {
-    text = await readFile(path, 'utf8')
+    text = await readRegularFile(path)
   } catch (err) {
     addDiagnostic(session, { severity: 'error', path, message: `Could not read the file: ${(err as Error).message}` })
     return undefined
@@ -137,11 +159,115 @@ async function readArray(path: string, session: Session): Promise<unknown[] | un
 
 async function readObject(path: string, session: Session): Promise<Record<string, unknown> | undefined> {
   try {
-    const v = tryParseJson(await readFile(path, 'utf8'))
+    const v = tryParseJson(await readRegularFile(path))
     if (isRecord(v)) return v
     addDiagnostic(session, { severity: 'warning', path, message: `${basename(path)} is not a JSON object; ignored.` })
   } catch (err) {
     addDiagnostic(session, { severity: 'warning', path, message: `Could not read the file: ${(err as Error).message}` })
+  }
+  return undefined
+}
+
+/** True when the raw API history text has a native `tool_use` block (cheap test before parsing). */
+function hasNativeToolUse(text: string): boolean {
+  return /"type"\s*:\s*"tool_use"/.test(text)
+}
+
+function isNativeAssistant(m: unknown): boolean {
+  return isRecord(m) && m.role === 'assistant' && Array.isArray(m.content) && m.content.some((b) => isRecord(b) && b.type === 'tool_use')
+}
+
+/**
+ * Times of API history messages from the UI log. A ClineMessage records
+ * `conversationHistoryIndex` = the API history length minus one when it was written
+ * (cline src/core/task/message-state.ts `addToClineMessages`), and `api_req_started` is said just
+ * before the request's user message is added (src/core/task/index.ts
+ * `recursivelyMakeClineRequests`). So user message `i` was sent at the `api_req_started` with
+ * index `i - 1`, and assistant message `i` began streaming at the first other UI message with
+ * index `i - 1`. Undefined when the UI has no such record.
+ */
+function uiTimes(ui: unknown[], api: unknown[]): (index: number) => number | undefined {
+  const marks: { index: number; ts: number; req: boolean }[] = []
+  for (const m of ui) {
+    if (!isRecord(m)) continue
+    const index = num(m.conversationHistoryIndex)
+    const ts = num(m.ts)
+    if (index !== undefined && ts !== undefined) marks.push({ index, ts, req: m.say === 'api_req_started' })
+  }
+  return (i) => {
+    const user = isRecord(api[i]) && api[i].role === 'user'
+    const at = marks.filter((x) => x.index === i - 1)
+    return (at.find((x) => x.req === user) ?? at[0] ?? marks.find((x) => x.index >= i))?.ts
+  }
+}
+
+/** `lastCheckpointHash` of UI messages as shadow-git checkpoints (as {@link uiMessagesToNodes} records them). */
+function uiCheckpoints(ui: unknown[], session: Session): void {
+  const seen = new Set(session.checkpoints.map((c) => c.ref))
+  for (const m of ui) {
+    if (!isRecord(m)) continue
+    const hash = str(m.lastCheckpointHash)
+    if (!hash || seen.has(hash)) continue
+    seen.add(hash)
+    const ts = num(m.ts)
+    session.checkpoints.push({ ref: hash, kind: 'shadow-git', ...(ts !== undefined ? { createdAt: ts } : {}) })
+  }
+}
+
+function hasHistoryIndex(m: unknown): boolean {
+  return isRecord(m) && num(m.conversationHistoryIndex) !== undefined
+}
+
+/**
+ * Token counts of `api_req_started` records (ClineApiReqInfo) on the API assistant message they
+ * started, for API histories without `metrics`: the record's `conversationHistoryIndex` is k, so
+ * its response is API message k + 1.
+ */
+function uiRequestUsage(ui: unknown[], session: Session): void {
+  const byNode = new Map(session.nodes.map((n) => [n.nodeId, n]))
+  for (const m of ui) {
+    if (!isRecord(m) || m.say !== 'api_req_started' || typeof m.text !== 'string') continue
+    const k = num(m.conversationHistoryIndex)
+    const info = tryParseJson(m.text)
+    const node = k !== undefined ? byNode.get(`api-${k + 1}`) : undefined
+    if (!node || node.role !== 'assistant' || node.usage || !isRecord(info)) continue
+    const usage = usageOf({ inputTokens: info.tokensIn, outputTokens: info.tokensOut, cacheWriteTokens: info.cacheWrites, cacheReadTokens: info.cacheReads, cost: info.cost })
+    if (usage) node.usage = usage
+  }
+}
+
+function lastTs(ui: unknown[]): number | undefined {
+  let last: number | undefined
+  for (const m of ui) {
+    const ts = isRecord(m) ? num(m.ts) : undefined
+    if (ts !== undefined && (last === undefined || ts > last)) last = ts
+  }
+  return last
+}
+
+/** Every assistant text block of the API history, in order (the full texts UI fragments are cut from). */
+function assistantTexts(api: unknown[]): string[] {
+  const out: string[] = []
+  for (const m of api) {
+    if (!isRecord(m) || m.role !== 'assistant') continue
+    if (typeof m.content === 'string') out.push(m.content)
+    else if (Array.isArray(m.content)) for (const b of m.content) if (isRecord(b) && b.type === 'text' && typeof b.text === 'string') out.push(b.text)
+  }
+  return out
+}
+
+/**
+ * The working directory named by the task's `environment_details`, for a task no HistoryItem
+ * names (an exported task folder): "# Current Working Directory (/path) Files" (cline
+ * src/core/task/index.ts `getEnvironmentDetails`), or the "current working directory is now
+ * '/path'" of a resumption. The first one found in the API history, else in the UI requests.
+ */
+async function cwdFromEnvironmentDetails(hints: LegacyHints): Promise<string | undefined> {
+  for (const file of [hints.api, hints.ui]) {
+    if (!file) continue
+    const text = await readFile(file, 'utf8').catch(() => '')
+    const m = /# Current Working Directory \(((?:[^()\\"]|\\.)+?)\) Files/.exec(text) ?? /current working directory is now '((?:[^'\\]|\\.)+)'/.exec(text)
+    if (m) return tryParseJson(`"${m[1]}"`) as string | undefined ?? m[1]
   }
   return undefined
 }

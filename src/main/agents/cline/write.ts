@@ -20,7 +20,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { SepiaError } from '../../../shared/api'
-import type { ConvertWarning } from '../../../shared/convert'
+import { type ConvertWarning, quoteArg } from '../../../shared/convert'
 import type { Session } from '../../../shared/ir'
 import { FileTransaction } from '../../convert/atomic'
 import { addRowWithBackup } from '../../convert/sqlite-row'
@@ -79,7 +79,7 @@ export async function writeClineSession(session: Session, options: WriteOptions)
   const manifestPath = join(sessionDir, `${id}.json`)
   const dbPath = join(dataDir, 'db', 'sessions.db')
   const cwd = session.workingDirectory ?? options.layout.home
-  const output = { sessionId: id, files: [messagesPath, manifestPath, dbPath], resumeCommand: `cline --id ${id}`, cwd, backups: [] as string[] }
+  const output = { sessionId: id, files: [messagesPath, manifestPath, dbPath], resumeCommand: `cline --id ${quoteArg(id, options.layout.os)}`, cwd, backups: [] as string[] }
   const keepInputUsage = options.sourceRef.agent === 'cline'
   const warnings: ConvertWarning[] = [
     { kind: 'input-usage-dropped', count: keepInputUsage ? 0 : session.nodes.filter((n) => n.usage?.inputTokens !== undefined || n.usage?.cacheReadTokens !== undefined).length },

@@ -57,25 +57,66 @@ export function contentParts(content: unknown): ContentParts {
 
 /**
  * Openings of user-role text Codex injects rather than the user typing it (codex-rs
- * `core/src/environment_context.rs`, `user_instructions.rs`, `AGENTS.md` loader; fixtures/real/codex).
+ * `core/src/environment_context.rs`, `user_instructions.rs`, `AGENTS.md` loader; fixtures/real/codex;
+ * fixtures/public-real/codex: `<user_action>` review results 0.144, `<recommended_plugins>` 0.145).
  */
-const INJECTED_PREFIXES = [
-  '<environment_context>',
-  '<user_instructions>',
-  '# AGENTS.md instructions',
-  '<INSTRUCTIONS>',
-  '<permissions instructions>',
-  '<skills_instructions>',
-  '<turn_aborted>',
-  '<collaboration_mode>',
-  '<model_switch>',
-  '<personality_spec>',
+const INJECTED_PREFIXES: [string, string][] = [
+  ['<environment_context>', 'environment-context'],
+  ['<user_instructions>', 'user-instructions'],
+  ['# AGENTS.md instructions', 'agents-md'],
+  ['<INSTRUCTIONS>', 'agents-md'],
+  ['<permissions instructions>', 'permissions'],
+  ['<skills_instructions>', 'skills'],
+  ['<turn_aborted>', 'turn-aborted'],
+  ['<collaboration_mode>', 'collaboration-mode'],
+  ['<model_switch>', 'model-switch'],
+  ['<personality_spec>', 'personality'],
+  ['<user_shell_command>', 'user-shell-command'],
+  ['<subagent_notification>', 'subagent-notification'],
+  ['<user_action>', 'user-action'],
+  ['<recommended_plugins>', 'recommended-plugins'],
 ]
 
-/** True when a user message is context Codex injected (see {@link INJECTED_PREFIXES}). */
-export function isInjectedText(text: string): boolean {
+/**
+ * A whole message wrapped in one snake_case tag (`<x>...</x>`): the shape of every contextual
+ * fragment newer Codex builds inject as a user item (codex-rs `ContextualUserFragment`
+ * START/END markers), including tags newer than this reader.
+ */
+const WRAPPED = /^<([a-z][a-z0-9_]*)>[\s\S]*<\/\1>\s*$/
+
+/**
+ * What kind of injected context a user-role text is (`environment-context`, `agents-md`,
+ * `subagent-notification`, the tag name of a newer fragment...), or undefined when the person
+ * typed it. See {@link INJECTED_PREFIXES} and {@link WRAPPED}.
+ */
+export function injectedKind(text: string): string | undefined {
   const t = text.trimStart()
-  return INJECTED_PREFIXES.some((p) => t.startsWith(p))
+  for (const [prefix, kind] of INJECTED_PREFIXES) if (t.startsWith(prefix)) return kind
+  const m = WRAPPED.exec(t)
+  return m ? m[1]!.replace(/_/g, '-') : undefined
+}
+
+/** True when a user message is context Codex injected (see {@link injectedKind}). */
+export function isInjectedText(text: string): boolean {
+  return injectedKind(text) !== undefined
+}
+
+/** The heading after which an IDE or Desktop wrapper puts the person's own words. */
+const REQUEST_HEADING = /^## My request for Codex:[ \t]*\r?\n?/m
+
+/**
+ * A prompt the VS Code extension or Codex Desktop wrapped with context (`# Context from my IDE
+ * setup:` with `## Active file:`/`## Open tabs:`, or `# Files mentioned by the user:`; the
+ * person's text follows `## My request for Codex:`; fixtures/public-real/codex vscode-windows-041
+ * and gitsync-0126-desktop-dynamic) → the context part and the request. Undefined when the text
+ * is not wrapped.
+ */
+export function splitIdeWrapper(text: string): { context: string; request: string } | undefined {
+  const t = text.trimStart()
+  if (!t.startsWith('# Context from my IDE setup:') && !t.startsWith('# Files mentioned by the user:')) return undefined
+  const m = REQUEST_HEADING.exec(t)
+  if (!m) return undefined
+  return { context: t.slice(0, m.index).trimEnd(), request: t.slice(m.index + m[0].length).trim() }
 }
 
 /**

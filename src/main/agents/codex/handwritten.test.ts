@@ -79,7 +79,7 @@ describe('codex hand-written variants', () => {
     const s = (await readHome(join(ROOT, '16-home-where-codex-already-ran-once-state-5-sqlite-exists', 'home'))).byId('01a22b3e-6f35-7933-83e2-b517bd3b7336')
     expect(s.nodes.map((n) => [n.role, !!n.isMeta])).toEqual([
       ['system', true],
-      ['user', true],
+      ['system', true],
       ['user', false],
     ])
     expect(s.title).toBe('[qa] hello')

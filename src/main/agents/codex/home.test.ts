@@ -114,3 +114,31 @@ describe('codex home', () => {
     expect(Object.keys(after).filter((p) => /-(wal|shm|journal)$/.test(p))).toEqual([])
   })
 })
+
+describe('codex sub-agent spawn events (issue 14 point 9)', () => {
+  it('links a spawn call to its child thread from collab_agent_spawn_end / sub_agent_activity, written after the result', async () => {
+    const home = temp()
+    const day = join(home, '.codex', 'sessions', '2026', '04', '01')
+    mkdirSync(day, { recursive: true })
+    const call = (id: string) => line('response_item', { type: 'function_call', name: 'spawn_agent', namespace: 'collaboration', arguments: '{}', call_id: id })
+    const out = (id: string) => line('response_item', { type: 'function_call_output', call_id: id, output: 'spawned' })
+    writeFileSync(
+      join(day, `rollout-2026-04-01T08-00-00-${A}.jsonl`),
+      rollout(A, 'split the work') +
+        [call('c1'), out('c1'), line('event_msg', { type: 'collab_agent_spawn_end', call_id: 'c1', new_thread_id: B }), call('c2'), line('event_msg', { type: 'sub_agent_activity', event_id: 'c2', agent_thread_id: C, kind: 'started' }), out('c2')].join('\n') +
+        '\n',
+    )
+    writeFileSync(join(day, `rollout-2026-04-01T08-00-01-${B}.jsonl`), rollout(B, 'part one', { parent_thread_id: A, source: { subagent: { thread_spawn: { parent_thread_id: A, depth: 1 } } } }))
+    writeFileSync(join(day, `rollout-2026-04-01T08-00-02-${C}.jsonl`), rollout(C, 'part two', { parent_thread_id: A }))
+    const h = await readHome(home)
+    const parent = h.byId(A)
+    expect(parent.childSessionIds).toEqual([B, C])
+    const calls = parent.nodes.flatMap((n) => n.toolCalls ?? [])
+    expect(calls.map((c) => [c.id, c.subagentSessionId, c.namespace])).toEqual([
+      ['c1', B, 'collaboration'],
+      ['c2', C, 'collaboration'],
+    ])
+    expect(h.byId(B)).toMatchObject({ parentSessionId: A, parentToolCallId: 'c1' })
+    expect(h.byId(C)).toMatchObject({ parentSessionId: A, parentToolCallId: 'c2' })
+  })
+})

@@ -4,7 +4,11 @@
  * Store facts (codex-rs `protocol/src/models.rs` `ResponseItem`, `protocol/src/protocol.rs`
  * `EventMsg`/`TurnContextItem`/`CompactedItem`; fixtures/real/codex 0.171.0; fixtures/public/codex):
  * - `message {role: user|assistant|developer|system, content[]}`: developer/system messages and
- *   user messages Codex injected (environment context, AGENTS.md, harness provenance) are meta;
+ *   user messages Codex injected (environment context, AGENTS.md, harness provenance, sub-agent
+ *   notifications, review results...) are `system` meta markers (`metadata.injected`); an IDE or
+ *   Desktop wrapper is split into its context marker and the person's request (see `userNodes`);
+ * - `agent_message {author, recipient, content[]}` (0.145 multi-agent): another agent's message,
+ *   a `system` meta marker (`metadata.injected: "agent-message"`);
  * - `reasoning {summary[{type:"summary_text",text}], content?, encrypted_content}`: thinking
  *   (the summary, else the raw content) and the encrypted blob kept verbatim as the signature;
  * - tool calls and results (see `tools.ts`), `ghost_snapshot {ghost_commit{id}}` (an undo
@@ -18,7 +22,7 @@
  *   `model-change` node); `compacted {message, replacement_history?}`: a compaction marker.
  */
 import type { Checkpoint, MessageNode } from '../../../shared/ir'
-import { type ToolOutput, contentParts, isHarnessProvenance, isInjectedText, notificationOrigin, toolOutput } from './content'
+import { type ContentParts, type ToolOutput, contentParts, injectedKind, isHarnessProvenance, notificationOrigin, splitIdeWrapper, toolOutput } from './content'
 import type { SessionFacts } from './facts'
 import { type Json, type RolloutRecord, arr, num, obj, str } from './records'
 import { CALL_TYPES, RESULT_TYPES, buildCall, resultCallId } from './tools'
@@ -36,6 +40,46 @@ const COUNTED_EVENTS = new Set([
   'plan_update', 'agent_reasoning_raw_content', 'agent_reasoning_section_break', 'session_configured',
   'view_image_tool_call', 'thread_name_updated', 'session_name_updated',
 ])
+
+/** Echo key of the context half of a wrapped prompt (see {@link userNodes}). */
+const CONTEXT_KEY = '\u0000ide-context\u0000'
+
+/**
+ * The nodes of one user-role text (issue 14 point 9). Injected context (`kind` set) is a
+ * `system` node, `isMeta`, with `metadata.injected` naming the kind: a compact marker, not a turn.
+ * An IDE/Desktop-wrapped prompt is two nodes: its context as such a marker (`ide-context`), then
+ * the person's request as the user turn. Anything else is one user turn.
+ */
+function userNodes(parts: ContentParts, kind: string | undefined): Omit<MessageNode, 'nodeId'>[] {
+  if (kind !== undefined) {
+    const metadata: Record<string, unknown> = { injected: kind }
+    const origin = notificationOrigin(parts.text)
+    if (origin !== undefined) metadata.origin = origin
+    const node: Omit<MessageNode, 'nodeId'> = { role: 'system', content: parts.text, isMeta: true, metadata }
+    if (parts.blocks) node.blocks = parts.blocks
+    return [node]
+  }
+  const wrapped = splitIdeWrapper(parts.text)
+  if (!wrapped) {
+    const node: Omit<MessageNode, 'nodeId'> = { role: 'user', content: parts.text }
+    if (parts.blocks) node.blocks = parts.blocks
+    return [node]
+  }
+  const user: Omit<MessageNode, 'nodeId'> = { role: 'user', content: wrapped.request }
+  const others = parts.blocks?.filter((b) => b.type !== 'text')
+  if (others?.length) user.blocks = [{ type: 'text', text: wrapped.request }, ...others]
+  return [{ role: 'system', content: wrapped.context, isMeta: true, metadata: { injected: 'ide-context' } }, user]
+}
+
+/**
+ * A user content list without the `<image name=[Image #1]>` / `</image>` text items Codex puts
+ * around each attached image (fixtures/public-real/codex gitsync-0126-desktop-dynamic; the
+ * `user_message` event of the same prompt has no such labels).
+ */
+function withoutImageLabels(content: unknown): unknown {
+  if (!Array.isArray(content)) return content
+  return content.filter((c) => !(obj(c)?.type === 'input_text' && /^(?:<image\b[^>]*>|<\/image>)$/.test((str(obj(c)?.text) ?? '').trim())))
+}
 
 /** `{secs, nanos}` (serde `Duration`) → ms. */
 function durationMs(value: unknown): number | undefined {
@@ -63,6 +107,10 @@ export class RolloutBuilder {
   private cwd: string | undefined
   /** `spawn_agent` call id → thread ids, from `CollabAgentToolCall` events. */
   private readonly spawned = new Map<string, string>()
+  /** Result nodes by call id, so a spawn event written after the result still names the child. */
+  private readonly resultNodes = new Map<string, MessageNode>()
+  /** The last `user_message` event (its line and text), to drop an immediate repeat. */
+  private lastUserEvent: { line: number; text: string } | undefined
 
   constructor(private readonly facts: SessionFacts) {}
 
@@ -92,6 +140,7 @@ export class RolloutBuilder {
       return
     }
     if (type === 'compaction' || type === 'compaction_summary') return this.compaction(rec, '', { item: type })
+    if (type === 'agent_message') return this.agentMessage(rec)
     const text = recordText(p) ?? contentParts(p.content).text
     if (text.trim()) this.unknown(rec, `response_item:${type}`, text)
   }
@@ -99,7 +148,7 @@ export class RolloutBuilder {
   private message(rec: RolloutRecord): void {
     const p = rec.payload
     const role = str(p.role) ?? '(none)'
-    const parts = contentParts(p.content)
+    const parts = contentParts(role === 'user' ? withoutImageLabels(p.content) : p.content)
     if (role === 'assistant') {
       this.t.noteItemText('assistant', parts.text)
       const node = this.t.responseNode(rec.line, rec.at, this.model, (n) => !n.toolCalls?.length)
@@ -110,17 +159,27 @@ export class RolloutBuilder {
       return
     }
     this.t.closeResponse(role === 'user')
-    const node: Omit<MessageNode, 'nodeId'> = { role: role === 'user' ? 'user' : 'system', content: parts.text }
-    if (parts.blocks) node.blocks = parts.blocks
     if (role === 'user') {
       this.t.noteItemText('user', parts.text)
-      if (isInjectedText(parts.text) || isHarnessProvenance(p)) node.isMeta = true
-      const origin = notificationOrigin(parts.text)
-      if (origin !== undefined) node.metadata = { origin }
-    } else {
-      node.isMeta = true
-      node.metadata = { role }
+      const kind = injectedKind(parts.text) ?? (isHarnessProvenance(p) ? 'harness' : undefined)
+      for (const node of userNodes(parts, kind)) this.t.push(rec.line, rec.at, node)
+      if (splitIdeWrapper(parts.text) && kind === undefined) this.t.noteItemText('user', CONTEXT_KEY + parts.text)
+      return
     }
+    const node: Omit<MessageNode, 'nodeId'> = { role: 'system', content: parts.text, isMeta: true, metadata: { role } }
+    if (parts.blocks) node.blocks = parts.blocks
+    this.t.push(rec.line, rec.at, node)
+  }
+
+  /** An `agent_message` item (0.145 multi-agent): another agent's message to this one, shown as a marker. */
+  private agentMessage(rec: RolloutRecord): void {
+    const p = rec.payload
+    this.t.closeResponse()
+    const parts = contentParts(p.content)
+    const metadata: Record<string, unknown> = { injected: 'agent-message' }
+    for (const k of ['author', 'recipient', 'id'] as const) if (str(p[k]) !== undefined) metadata[k] = str(p[k])
+    const node: Omit<MessageNode, 'nodeId'> = { role: 'system', content: parts.text, isMeta: true, metadata }
+    if (parts.blocks) node.blocks = parts.blocks
     this.t.push(rec.line, rec.at, node)
   }
 
@@ -143,10 +202,6 @@ export class RolloutBuilder {
     if (!built) return
     const node = this.t.responseNode(rec.line, rec.at, this.model, () => true)
     ;(node.toolCalls ??= []).push(built.call)
-    if (built.namespace !== undefined) {
-      const namespaces = { ...(obj(node.metadata?.toolNamespaces) ?? {}), [built.call.id]: built.namespace }
-      node.metadata = { ...node.metadata, toolNamespaces: namespaces }
-    }
   }
 
   private result(rec: RolloutRecord): void {
@@ -160,8 +215,9 @@ export class RolloutBuilder {
     if (out.isError) node.isError = true
     const agentId = out.agentId ?? (callId === undefined ? undefined : this.spawned.get(callId))
     if (agentId !== undefined) node.metadata = { agentId }
-    this.t.push(rec.line, rec.at, node)
+    const pushed = this.t.push(rec.line, rec.at, node)
     if (callId === undefined) return
+    this.resultNodes.set(callId, pushed)
     const facts: CallFacts = {}
     if (out.exitCode !== undefined) facts.exitCode = out.exitCode
     if (out.durationMs !== undefined) facts.durationMs = out.durationMs
@@ -175,11 +231,17 @@ export class RolloutBuilder {
     switch (type) {
       case 'user_message': {
         this.t.closeResponse(true)
-        const node: Omit<MessageNode, 'nodeId'> = { role: 'user', content: text }
+        // Codex 0.144 writes the review prompt's event twice in a row (fixtures/public-real graph-0144-review).
+        const repeat = this.lastUserEvent?.line === rec.line - 1 && this.lastUserEvent.text === text
+        this.lastUserEvent = { line: rec.line, text }
+        if (repeat) return
         const images = arr(p.images).filter((x): x is string => typeof x === 'string')
-        if (images.length > 0) node.blocks = [{ type: 'text', text }, ...images.map((u) => contentParts([{ type: 'input_image', image_url: u }]).blocks![0]!)]
-        if (isInjectedText(text) || p.kind === 'environment_context' || p.kind === 'user_instructions') node.isMeta = true
-        return this.t.echo('user', rec.line, rec.at, node, text)
+        const blocks = images.length > 0 ? [{ type: 'text' as const, text }, ...images.map((u) => contentParts([{ type: 'input_image', image_url: u }]).blocks![0]!)] : undefined
+        const kind = injectedKind(text) ?? (p.kind === 'environment_context' || p.kind === 'user_instructions' ? str(p.kind)!.replace(/_/g, '-') : undefined)
+        const nodes = userNodes(blocks ? { text, blocks } : { text }, kind)
+        const wrapped = nodes.length === 2
+        nodes.forEach((node, i) => this.t.echo('user', rec.line, rec.at, node, wrapped && i === 0 ? CONTEXT_KEY + text : text))
+        return
       }
       case 'agent_message':
         return this.t.echo('assistant', rec.line, rec.at, this.withModel({ role: 'assistant', content: text }), text)
@@ -195,6 +257,13 @@ export class RolloutBuilder {
       }
       case 'item_completed':
         return this.itemCompleted(obj(p.item))
+      case 'collab_agent_spawn_end':
+        // 0.118: `{call_id, new_thread_id, new_agent_nickname, ...}` (fixtures/public-real gitsync-0118-collab).
+        return this.spawnedThread(str(p.call_id), str(p.new_thread_id))
+      case 'sub_agent_activity':
+        // 0.145: `{event_id: <spawn call id>, agent_thread_id, agent_path, kind}` (graph-0145-multiagent).
+        if (p.kind === 'started') this.spawnedThread(str(p.event_id), str(p.agent_thread_id))
+        return
       case 'exec_command_end': {
         const id = str(p.call_id)
         if (id !== undefined) this.execFacts(id, p.exit_code, p.duration)
@@ -214,6 +283,14 @@ export class RolloutBuilder {
       const child = str(arr(item.receiver_thread_ids)[0])
       if (child !== undefined) this.spawned.set(id, child)
     }
+  }
+
+  /** A spawn call's child thread: on its result node when already read, else for the result to come. */
+  private spawnedThread(callId: string | undefined, threadId: string | undefined): void {
+    if (callId === undefined || threadId === undefined) return
+    this.spawned.set(callId, threadId)
+    const node = this.resultNodes.get(callId)
+    if (node && node.metadata?.agentId === undefined) node.metadata = { ...node.metadata, agentId: threadId }
   }
 
   private execFacts(callId: string, exitCode: unknown, duration: unknown): void {

@@ -41,7 +41,7 @@ describe('codex real store', () => {
     // The developer message and the <environment_context> user message are injected context.
     expect(s.nodes.filter((n) => n.isMeta).map((n) => [n.role, n.metadata?.role ?? n.content.slice(0, 21)])).toEqual([
       ['system', 'developer'],
-      ['user', '<environment_context>'],
+      ['system', '<environment_context>'],
     ])
     expect(visible[1]).toMatchObject({ model: 'gpt-5.5', requestId: 'resp_mock_c6510568ed999a2411b830ab' })
     // token_usage_record line 12: input 6907, cached 0, output 52 (the token_count repeats it).
@@ -116,13 +116,14 @@ describe('codex real store', () => {
       status: 'completed',
     })
     const spawnNode = parent.nodes.find((n) => n.toolCalls?.includes(spawn))!
-    expect(spawnNode.metadata).toEqual({ toolNamespaces: { call_mock_886746c19ed0b502ac2008b3: 'multi_agent_v1' } })
+    expect(spawnNode.metadata).toBeUndefined()
+    expect(spawn.namespace).toBe('multi_agent_v1')
     expect(child).toMatchObject({ parentSessionId: parent.id, parentToolCallId: spawn.id, agentName: 'Bacon', title: '[subtask] Look at the git history of this repository and report the newest commits.' })
     expect(child.metadata).toMatchObject({ threadSource: 'subagent', spawnDepth: 1, rootSessionId: parent.id })
     expect(child.nodes.filter((n) => !n.isMeta).map((n) => n.role)).toEqual(['user', 'assistant', 'tool', 'assistant'])
     expect(countPairedToolCalls(child)).toEqual({ calls: 1, paired: 1 })
     const notification = parent.nodes.find((n) => n.content.startsWith('<subagent_notification>'))!
-    expect(notification).toMatchObject({ role: 'user', metadata: { origin: 'subagent-notification' } })
-    expect(notification.isMeta).toBeUndefined()
+    // Another agent's report is injected context (issue 14 point 9): a marker, not the person's turn.
+    expect(notification).toMatchObject({ role: 'system', isMeta: true, metadata: { injected: 'subagent-notification', origin: 'subagent-notification' } })
   })
 })

@@ -60,7 +60,7 @@ describe('codex rollout shapes', () => {
     expect(s.git).toEqual({ branch: 'dev' })
     expect(s.createdAt).toBe(Date.parse('2025-05-01T10:00:00.000Z'))
     expect(s.nodes.map((n) => [n.role, !!n.isMeta])).toEqual([
-      ['user', true],
+      ['system', true],
       ['user', false],
       ['assistant', false],
       ['tool', false],

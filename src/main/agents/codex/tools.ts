@@ -36,11 +36,9 @@ function parseArguments(value: unknown): unknown {
   return parsed === undefined ? value : parsed
 }
 
-/** A tool call and the extras the IR has no field for. */
+/** A tool call built from one item (its `function_call.namespace` is `call.namespace`). */
 export interface BuiltCall {
   call: ToolCall
-  /** `function_call.namespace` (e.g. `multi_agent_v1`). */
-  namespace?: string
 }
 
 /**
@@ -71,7 +69,8 @@ export function buildCall(p: Json, fallbackId: string, cwd: string | undefined):
     call.locations = facts.locations
   }
   const namespace = str(p.namespace)
-  return namespace === undefined ? { call } : { call, namespace }
+  if (namespace !== undefined) call.namespace = namespace
+  return { call }
 }
 
 /** A hosted item's `status` → ACP status (`completed`, `failed`, `in_progress`). */

@@ -5,8 +5,17 @@
  * `reasoning`, assistant `message`, `function_call`s — followed by its usage
  * (`token_usage_record` and/or `event_msg token_count`). Consecutive assistant-side items become
  * one assistant node; a user message, a tool result, a usage record or a turn boundary closes it.
- * The first usage after a response is that response's usage; later usage events before the next
- * response (the `token_count` that repeats a `token_usage_record`) are not attached again.
+ * Every usage value reaches a message, once (issue 14 point 8): `token_count` and
+ * `token_usage_record` are two lanes, and a node's usage comes from one lane only (`token_count`
+ * when the rollout has any, else the records), so the session total equals the sum of the nodes'
+ * usage. Within a lane, a usage value goes to the last response when that response has none yet.
+ * Otherwise it depends on where the rollout writes usage: rollouts of the 0.4x–0.5x builds write
+ * `token_count` as the response streams, *before* its items reach the rollout (the items are
+ * recorded when the turn's step ends; fixtures/public-real/codex vscode-windows-041,
+ * moonmind-wsl-057), so a value with no fresh response waits for the next response node; newer
+ * rollouts write it after the items, and a second value for the same response is added to it. A
+ * value still waiting at the end (or when the next usage comes first) goes to the last response.
+ * Only a rollout with no response at all has usage that reaches no message.
  *
  * `event_msg user_message` / `agent_message` / `agent_reasoning` repeat response items in rollouts
  * of 2025 builds (codex-rs `core/src/rollout/policy.rs` persists both). They become nodes only
@@ -29,6 +38,16 @@ interface UsageEntry {
   source: 'count' | 'record'
 }
 
+/** Attribution state of one usage source (see the module comment). */
+interface UsageLane {
+  /** Responses that already hold a value of this lane. */
+  taken: Set<MessageNode>
+  /** Values written before the response they measure. */
+  pending: UsageEntry[]
+  /** Where this rollout writes usage relative to the items, learned from the first value. */
+  order?: 'after' | 'before'
+}
+
 /** Per-call facts Codex records in events rather than on the items (exit code, wall time). */
 export interface CallFacts {
   exitCode?: number
@@ -43,7 +62,10 @@ export class Transcript {
   private readonly replayed = new Set<MessageNode>()
   private open: MessageNode | undefined
   private lastResponse: MessageNode | undefined
-  private readonly usageTaken = new Set<MessageNode>()
+  private readonly lanes: Record<UsageEntry['source'], UsageLane> = {
+    count: { taken: new Set(), pending: [] },
+    record: { taken: new Set(), pending: [] },
+  }
   private readonly usages: UsageEntry[] = []
   private readonly echoes: { node: MessageNode; kind: EchoKind; text: string }[] = []
   private readonly itemTexts: Record<EchoKind, Map<string, number>> = { user: new Map(), assistant: new Map(), reasoning: new Map() }
@@ -81,6 +103,12 @@ export class Transcript {
     const node = this.push(line, at, model === undefined ? { role: 'assistant', content: '' } : { role: 'assistant', content: '', model })
     this.open = node
     this.lastResponse = node
+    for (const lane of Object.values(this.lanes)) {
+      if (lane.pending.length === 0) continue
+      for (const e of lane.pending) e.node = node
+      lane.pending = []
+      lane.taken.add(node)
+    }
     return node
   }
 
@@ -97,18 +125,30 @@ export class Transcript {
     this.echoes.push({ node: this.push(line, at, node), kind, text: text.trim() })
   }
 
-  /** Attach usage to the last response unless it already has some; count `count` usage for totals. */
+  /** Attribute one usage value to a response (see the module comment). */
   usage(usage: Usage | undefined, source: 'count' | 'record', requestId?: string): void {
     const target = this.lastResponse
     if (target && requestId !== undefined && target.requestId === undefined) target.requestId = requestId
     this.closeResponse()
     if (!usage) return
+    const lane = this.lanes[source]
     const entry: UsageEntry = { usage, replay: this.replay, source }
-    if (target && !this.usageTaken.has(target)) {
-      this.usageTaken.add(target)
-      entry.node = target
-    }
     this.usages.push(entry)
+    if (target && lane.pending.length > 0) {
+      // Waiting values whose response never reached the rollout (an aborted step): the last one.
+      for (const e of lane.pending) e.node = target
+      lane.pending = []
+    }
+    if (target && !lane.taken.has(target)) {
+      lane.order ??= 'after'
+      lane.taken.add(target)
+      entry.node = target
+    } else if (target && lane.order === 'after') {
+      entry.node = target
+    } else {
+      lane.order ??= 'before'
+      lane.pending.push(entry)
+    }
   }
 
   /** Add exit code / duration facts for a call; structured event facts win over output headers. */
@@ -133,11 +173,16 @@ export class Transcript {
       }
     }
     const hasCount = this.usages.some((u) => u.source === 'count')
+    const lastAssistant = [...this.nodes].reverse().find((n) => n.role === 'assistant' && !drop.has(n))
     let total: Usage | undefined
     for (const u of this.usages) {
       if (replayConfirmed && u.replay) continue
-      if (u.node && !drop.has(u.node)) u.node.usage = u.usage
-      if ((u.source === 'count') === hasCount) total = addUsage(total, u.usage)
+      if ((u.source === 'count') !== hasCount) continue
+      const node = u.node && !drop.has(u.node) ? u.node : lastAssistant
+      // A rollout with usage but no response items at all (ccusage's usage-only samples) keeps
+      // its session total with no message to carry it.
+      if (node) node.usage = addUsage(node.usage, u.usage)
+      total = addUsage(total, u.usage)
     }
     const kept = this.nodes.filter((n) => !drop.has(n))
     this.nodes.splice(0, this.nodes.length, ...kept)

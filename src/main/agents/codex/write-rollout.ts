@@ -152,7 +152,9 @@ export function* rolloutLines(session: Session, head: RolloutHead, stats: Rollou
           customIds.add(c.id)
           yield line(at, 'response_item', { type: 'custom_tool_call', name: c.name, input: c.arguments.input, call_id: c.id })
         } else {
-          yield line(at, 'response_item', { type: 'function_call', name: c.name, arguments: JSON.stringify(c.arguments ?? {}), call_id: c.id })
+          const call: Json = { type: 'function_call', name: c.name, arguments: JSON.stringify(c.arguments ?? {}), call_id: c.id }
+          if (c.namespace !== undefined) call.namespace = c.namespace
+          yield line(at, 'response_item', call)
         }
       }
       if (head.keepUsage && n.usage && (n.usage.inputTokens !== undefined || n.usage.outputTokens !== undefined)) {

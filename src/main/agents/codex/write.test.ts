@@ -115,7 +115,8 @@ describe('writeCodexSession', () => {
     ])
     // Usage another agent measured is not written (Codex sizes its context from token_count).
     expect(all.some((l) => l.payload.type === 'token_count')).toBe(false)
-    expect(r.warnings.find((w) => w.kind === 'input-usage-dropped')?.count).toBe(6)
+    // prepareForTarget already left them out and said so (convert/issue-14.test.ts); nothing is left for the writer to drop.
+    expect(r.warnings.find((w) => w.kind === 'input-usage-dropped')?.count ?? 0).toBe(0)
   })
 
   it('reads back through the Codex reader with the same turns, tool pairs and texts', async () => {
@@ -223,4 +224,20 @@ describe('writeCodexSession', () => {
       expect(readdirSync(join(home, '.codex')).filter((f) => f.includes('sepia'))).toEqual([])
     },
   )
+})
+
+describe('Codex to Codex keeps tool namespaces (issue 14)', () => {
+  it('writes function_call.namespace back for the multi-agent calls of a real rollout', async () => {
+    const src = join(findAppRoot(), 'fixtures/public-real/codex/graph-0145-multiagent/home')
+    const { refs } = await codex.discover(await layoutForHome({ home: src }), { now: () => 0 })
+    const session = await codex.read(refs[0]!, { now: () => 0 })
+    const key = (name: string, namespace: unknown) => `${typeof namespace === 'string' ? namespace : ''}/${name}`
+    const source = session.nodes.flatMap((n) => n.toolCalls ?? []).filter((c) => c.namespace !== undefined).map((c) => key(c.name, c.namespace)).sort()
+    expect(source.length).toBe(57) // 57 function_call items of the raw rollout carry `namespace: "collaboration"`
+    const ready = prepareForTarget(session, profile, { textOnly: false }).session
+    const home = mkdtempSync(join(tmpdir(), 'sepia-cxns-'))
+    const r = await writeCodexSession(ready, await options(home, { sourceRef: { agent: 'codex', sessionId: session.id } }))
+    const written = lines(r.output!.files[0]!).filter((l) => l.payload.type === 'function_call' && l.payload.namespace !== undefined)
+    expect(written.map((l) => key(String(l.payload.name), l.payload.namespace)).sort()).toEqual(source)
+  })
 })

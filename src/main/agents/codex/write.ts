@@ -40,7 +40,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { SepiaError } from '../../../shared/api'
-import type { ConvertWarning } from '../../../shared/convert'
+import { type ConvertWarning, quoteArg } from '../../../shared/convert'
 import type { Session } from '../../../shared/ir'
 import { FileTransaction } from '../../convert/atomic'
 import { addRowWithBackup } from '../../convert/sqlite-row'
@@ -116,7 +116,7 @@ export async function writeCodexSession(session: Session, options: WriteOptions)
   const dbPath = join(codexHome, 'state_5.sqlite')
   const indexed = existsSync(dbPath)
   const cwd = session.workingDirectory ?? options.layout.home
-  const output = { sessionId: id, files: indexed ? [rollout, dbPath] : [rollout], resumeCommand: `codex resume ${id}`, cwd, backups: [] as string[] }
+  const output = { sessionId: id, files: indexed ? [rollout, dbPath] : [rollout], resumeCommand: `codex resume ${quoteArg(id, options.layout.os)}`, cwd, backups: [] as string[] }
   const keepUsage = options.sourceRef.agent === 'codex'
   if (options.dryRun) return { output, warnings: warningsFor(session, keepUsage, undefined) }
 

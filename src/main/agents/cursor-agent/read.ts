@@ -27,13 +27,14 @@ import { finishCalls, messageNodes } from './messages'
 import { type AgentHints, agentHints, FORMAT_TRANSCRIPT } from './refs'
 import { readMeta, walkBlobs } from './store'
 import { readTranscriptInto } from './transcript'
+import { readRegularFile } from '../../util/regular-file'
 
 const SECRET = /encryptionkey/i
 
 async function readJson(session: Session, path: string | undefined, what: string): Promise<unknown> {
   if (path === undefined) return undefined
   try {
-    const cell = decodeCell(await readFile(path, 'utf8'))
+    const cell = decodeCell(await readRegularFile(path))
     if (cell.problem === undefined) return cell.value
     addDiagnostic(session, { severity: 'warning', path, message: `${what}: ${cell.problem}; ignored` })
   } catch (e) {

@@ -23,6 +23,7 @@ import { openSqliteReadOnly } from '../../util/sqlite'
 import { arr, decodeCell, type Json, obj, str, text } from './common/json'
 import { type ProjectPath, uriToPath } from './common/uri'
 import { CHAT_KEYS } from './global'
+import { readRegularFile } from '../../util/regular-file'
 
 /** One chat-pane tab or inline workspace composer found in a workspace `ItemTable`. */
 export interface LegacyChat {
@@ -80,7 +81,7 @@ export function inlineMessages(composer: Json): unknown[] | undefined {
 async function readWorkspaceJson(ws: WorkspaceInfo, path: string, diagnostics: Diagnostic[]): Promise<void> {
   let raw: string
   try {
-    raw = await readFile(path, 'utf8')
+    raw = await readRegularFile(path)
   } catch {
     return
   }

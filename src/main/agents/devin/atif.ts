@@ -22,6 +22,7 @@ import { salvageJsonArray } from '../../util/json'
 import { toolKind } from '../../ir/toolkind'
 import { usageFromMetrics } from './message'
 import { arr, isoToMs, type Json, jsonError, nonEmpty, num, obj, str } from './json'
+import { readRegularFile } from '../../util/regular-file'
 
 /** A loaded ATIF file. */
 export interface Atif {
@@ -37,7 +38,7 @@ export interface Atif {
 export async function loadAtif(path: string): Promise<Atif | undefined> {
   let text: string
   try {
-    text = await readFile(path, 'utf8')
+    text = await readRegularFile(path)
   } catch {
     return undefined
   }

@@ -29,7 +29,7 @@
 import { existsSync } from 'node:fs'
 import { rmdir } from 'node:fs/promises'
 import { SepiaError } from '../../../shared/api'
-import type { ConvertWarning } from '../../../shared/convert'
+import { type ConvertWarning, quoteArg } from '../../../shared/convert'
 import type { Session } from '../../../shared/ir'
 import { addRowWithBackup, type ExtraRow } from '../../convert/sqlite-row'
 import { type HomeLayout, pathApiFor } from '../../platform'
@@ -144,7 +144,7 @@ export async function writeDevinSession(session: Session, options: WriteOptions)
   for (let k = 0; k < 20 && existing.ids.has(id); k++) id = devinSessionId(options.newId())
   if (existing.ids.has(id)) id = `${id}-${options.newId().replace(/[^0-9a-f]/gi, '').slice(0, 6)}`
   const cwd = session.workingDirectory ?? options.layout.home
-  const output = { sessionId: id, files: [dbPath], resumeCommand: `devin --resume ${id}`, cwd, backups: [] as string[] }
+  const output = { sessionId: id, files: [dbPath], resumeCommand: `devin --resume ${quoteArg(id, options.layout.os)}`, cwd, backups: [] as string[] }
   const warnings: ConvertWarning[] = [{ kind: 'usage-not-representable', count: session.nodes.filter((n) => n.usage?.cost !== undefined).length }]
   if (options.dryRun) return { output, warnings }
 

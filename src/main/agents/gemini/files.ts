@@ -17,6 +17,7 @@ import { lineAt, salvageJsonArray } from '../../util/json'
 import type { ConversationLog } from './log'
 import type { Json } from './values'
 import { obj, plainText, str } from './values'
+import { readRegularFile } from '../../util/regular-file'
 
 /** A problem found while reading one file. */
 export type FileProblem = Omit<Diagnostic, 'sessionId' | 'agent'>
@@ -64,7 +65,7 @@ function takeLegacy(value: unknown, log: ConversationLog, path: string): boolean
  * damage (one error diagnostic with the line); a file of JSON lines is read as JSONL.
  */
 export async function readLegacyFile(path: string, log: ConversationLog, unknown: UnknownCounts, fileIndex: number): Promise<FileProblem[]> {
-  const text = await readFile(path, 'utf8')
+  const text = await readRegularFile(path)
   let value: unknown
   try {
     value = JSON.parse(text)
@@ -136,7 +137,7 @@ export async function readJsonlFile(path: string, log: ConversationLog, unknown:
   }
   if (records === 0 && bad.length > 0) {
     // A pretty-printed single object (the CLI's legacy fallback reads it whole).
-    const whole = tryParse(await readFile(path, 'utf8'))
+    const whole = tryParse(await readRegularFile(path))
     if (takeLegacy(whole, log, path)) return problems
   }
   for (const b of bad) {

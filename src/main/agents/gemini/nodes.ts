@@ -19,8 +19,13 @@ import { convertToolCall, makeCall, resultNode } from './tools'
 import type { Json } from './values'
 import { isoToMs, num, obj, str } from './values'
 
-/** First words of context messages the CLI injects as a `user` message (not the user's typing). */
-const INJECTED = [/^\s*<session_context>/, /^\s*This is the Gemini CLI\. We are setting up the context for our chat\./]
+/**
+ * Context messages the CLI injects as a `user` message (not the user's typing): the session
+ * context, and the retry the CLI sends itself after an invalid stream (`[{ text: 'System: Please
+ * continue.' }]`, gemini-cli packages/core/src/core/client.ts `sendMessageStream`; seen in
+ * fixtures/public-real/gemini/entire-write-file).
+ */
+const INJECTED = [/^\s*<session_context>/, /^\s*This is the Gemini CLI\. We are setting up the context for our chat\./, /^System: Please continue\.\s*$/]
 
 /** Counters the node builder keeps for session metadata. */
 export interface NodeStats {

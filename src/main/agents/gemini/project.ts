@@ -17,6 +17,7 @@ import { basename, dirname, join } from 'node:path'
 import type { Diagnostic } from '../../../shared/ir'
 import type { Json } from './values'
 import { num, obj, partsOf, str } from './values'
+import { readRegularFile } from '../../util/regular-file'
 
 /** The folders around a chats file, when it sits in `<gemini dir>/tmp/<slug>/chats[/<parent id>]/`. */
 export interface StorePaths {
@@ -86,7 +87,7 @@ export interface ProjectFacts {
 
 async function text(path: string): Promise<string | undefined> {
   try {
-    return await readFile(path, 'utf8')
+    return await readRegularFile(path)
   } catch {
     return undefined
   }

@@ -21,6 +21,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join, posix, win32 } from 'node:path'
+import { isAbsoluteOn } from '../../../shared/convert'
 import type { HomeOs } from '../../../shared/ir'
 
 /** File that names the project a `tmp/<slug>` or `history/<slug>` folder belongs to. */
@@ -47,8 +48,14 @@ export function slugify(text: string): string {
   )
 }
 
-/** The project path as the CLI compares it (`path.resolve`; lower case on Windows). */
+/**
+ * The project path as the CLI compares it (`path.resolve`; lower case on Windows). A path that is
+ * not absolute on `os` (a Windows path for a Linux home, or the other way) is kept as it is, never
+ * resolved against the folder Sepia runs in: the result must not depend on the process's cwd
+ * (issue 14). The convert plan warns about such a path (`foreign-project-path`).
+ */
 export function normalizeProjectPath(cwd: string, os: HomeOs): string {
+  if (!isAbsoluteOn(cwd, os)) return os === 'win32' ? cwd.toLowerCase() : cwd
   return os === 'win32' ? win32.resolve(cwd).toLowerCase() : posix.resolve(cwd)
 }
 

@@ -22,7 +22,7 @@ import { createHash } from 'node:crypto'
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { SepiaError } from '../../../shared/api'
-import type { ConvertWarning } from '../../../shared/convert'
+import { type ConvertWarning, quoteArg } from '../../../shared/convert'
 import type { Session } from '../../../shared/ir'
 import { FileTransaction } from '../../convert/atomic'
 import type { WriteOptions, WriteResult } from '../types'
@@ -81,7 +81,7 @@ export async function writeGeminiSession(session: Session, options: WriteOptions
   let id = options.newId()
   for (let k = 0; k < 5 && shortIdTaken(chatsDir, id); k++) id = options.newId()
   const file = join(chatsDir, chatFileName(start, id))
-  const output = { sessionId: id, files: [file, ...project.missingMarkers], resumeCommand: `gemini --resume ${id}`, cwd, backups: [] as string[] }
+  const output = { sessionId: id, files: [file, ...project.missingMarkers], resumeCommand: `gemini --resume ${quoteArg(id, options.layout.os)}`, cwd, backups: [] as string[] }
   const warnings = warningsFor(session)
   if (options.dryRun) return { output, warnings }
 

@@ -17,12 +17,13 @@ import { basename, join } from 'node:path'
 import { lineAt } from '../../util/json'
 import type { Problem, StoredMessage, StoredPart, StoredSession } from './store'
 import { type Json, byId, byTimeThenId, obj, str, timeOf } from './values'
+import { readRegularFile } from '../../util/regular-file'
 
 /** A JSON file's object, or a problem naming the line where it broke. */
 export async function readJsonFile(path: string): Promise<{ value?: Json; problem?: Problem }> {
   let text: string
   try {
-    text = await readFile(path, 'utf8')
+    text = await readRegularFile(path)
   } catch (e) {
     return { problem: { severity: 'error', path, message: `cannot read file: ${(e as Error).message}` } }
   }

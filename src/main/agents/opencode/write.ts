@@ -24,8 +24,8 @@ import Database from 'better-sqlite3'
 import { existsSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { SepiaError } from '../../../shared/api'
-import type { ConvertWarning } from '../../../shared/convert'
-import type { Session } from '../../../shared/ir'
+import { type ConvertWarning, isAbsoluteOn, quoteArg } from '../../../shared/convert'
+import type { HomeOs, Session } from '../../../shared/ir'
 import { addRowWithBackup, type ExtraRow } from '../../convert/sqlite-row'
 import type { WriteOptions, WriteResult } from '../types'
 import { KILO_CONFIG, OPENCODE_CONFIG, type OpencodeFamilyConfig } from './config'
@@ -96,8 +96,10 @@ function stateHome(layout: WriteOptions['layout']): string {
 }
 
 /** The project (see write-project.ts) and whether its row must be added. */
-function resolveProject(dbPath: string, cwd: string, cacheName: string): { project: ProjectInfo; addRow: boolean } {
-  const folder = projectOfFolder(cwd, cacheName)
+function resolveProject(dbPath: string, cwd: string, cacheName: string, os: HomeOs): { project: ProjectInfo; addRow: boolean } {
+  // A folder from another OS (`D:\\src` for a Linux home) is never looked up: `git -C` would resolve
+  // it against the folder Sepia runs in (issue 14). It is the global project; the plan warns.
+  const folder: ProjectInfo = isAbsoluteOn(cwd, os) ? projectOfFolder(cwd, cacheName) : { id: 'global', worktree: '/' }
   if (!existsSync(dbPath)) return { project: folder, addRow: true }
   const db = new Database(dbPath, { readonly: true, fileMustExist: true })
   try {
@@ -121,7 +123,7 @@ export async function writeFamilySession(session: Session, options: WriteOptions
   const created = Math.min(session.createdAt ?? now, now)
   const id = familyId('ses', now, 0, options.newId(), true)
   const cwd = session.workingDirectory ?? options.layout.home
-  const output = { sessionId: id, files: [dbPath], resumeCommand: `${spec.command} -s ${id}`, cwd, backups: [] as string[] }
+  const output = { sessionId: id, files: [dbPath], resumeCommand: `${spec.command} -s ${quoteArg(id, options.layout.os)}`, cwd, backups: [] as string[] }
   const keepInputUsage = options.sourceRef.agent === config.id
   const warnings: ConvertWarning[] = [
     { kind: 'input-usage-dropped', count: keepInputUsage ? 0 : session.nodes.filter((n) => n.usage?.inputTokens !== undefined || n.usage?.cacheReadTokens !== undefined).length },
@@ -129,7 +131,7 @@ export async function writeFamilySession(session: Session, options: WriteOptions
   if (options.dryRun) return { output, warnings }
 
   try {
-    const { project, addRow } = resolveProject(dbPath, cwd, config.dataDirName)
+    const { project, addRow } = resolveProject(dbPath, cwd, config.dataDirName, options.layout.os)
     const userModel = configuredModel(options.layout.xdgConfigHome, stateHome(options.layout), config.dataDirName)
     const { messages, parts } = familyRows(session.nodes, {
       sessionId: id,

@@ -38,10 +38,14 @@ export const useUiStore = defineStore('ui', () => {
   const notice = ref<Notice | null>(null)
   /** "Collect for review…" (components/session-actions/CollectDialog.vue). */
   const collectOpen = ref(false)
+  /** Bumped by Ctrl/Cmd-F while a session is open: the session view opens its find bar. */
+  const findSeq = ref(0)
+  /** "Open a session by id" (Ctrl/Cmd-G). */
+  const openByIdOpen = ref(false)
   /** Session action dialogs open now (Continue in…, Checkpoints, Export…), by id. */
   const actionDialogs = ref<string[]>([])
   const anyDialogOpen = computed(
-    () => openFolderOpen.value || paletteOpen.value || aboutOpen.value || collectOpen.value || actionDialogs.value.length > 0,
+    () => openFolderOpen.value || openByIdOpen.value || paletteOpen.value || aboutOpen.value || collectOpen.value || actionDialogs.value.length > 0,
   )
 
   /** A session action dialog opened or closed (so the list shortcuts stay off while it is open). */
@@ -107,6 +111,8 @@ export const useUiStore = defineStore('ui', () => {
     paletteOpen,
     aboutOpen,
     collectOpen,
+    findSeq,
+    openByIdOpen,
     notice,
     anyDialogOpen,
     setActionDialog,

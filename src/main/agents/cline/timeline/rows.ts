@@ -7,6 +7,7 @@ import { relative, sep } from 'node:path'
 import type { AgentId } from '../../../../shared/ir'
 import type { TimelineRow, TimelineTurnType } from '../../../../shared/timeline'
 import { isRecord } from '../../../util/json'
+import { clampValue } from '../../../ir/depth'
 
 /** A row from a secondary source, with what the IR needs to rebuild the turn (stripped before output). */
 export interface SecondaryRow extends TimelineRow {
@@ -45,7 +46,7 @@ export function makeRow(f: RowFields): TimelineRow {
 /** A secondary-source row (see {@link SecondaryRow}). */
 export function makeSecondaryRow(f: RowFields & { recovered: { source: string } }, extra: Pick<SecondaryRow, 'input' | 'isError' | 'ordinal'> = {}): SecondaryRow {
   const row = makeRow(f) as SecondaryRow
-  if (extra.input !== undefined) row.input = extra.input
+  if (extra.input !== undefined) row.input = clampValue(extra.input) // the 64-level cap holds here too (issue 16)
   if (extra.isError) row.isError = true
   if (extra.ordinal !== undefined) row.ordinal = extra.ordinal
   return row
@@ -82,7 +83,7 @@ export function inputText(input: unknown): string {
   if (input === undefined || input === null) return ''
   if (typeof input === 'string') return input
   try {
-    return JSON.stringify(input)
+    return JSON.stringify(clampValue(input))
   } catch {
     return String(input)
   }
@@ -115,7 +116,7 @@ export function contentText(content: unknown): string {
 export function pairs(list: [string, unknown][]): string {
   return list
     .filter(([, v]) => v !== undefined && v !== null && v !== '')
-    .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`)
+    .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(clampValue(v))}`)
     .join(' ')
 }
 
@@ -126,5 +127,5 @@ export function orDash(value: unknown): string {
 
 /** A value as the seed's permission rows print it: strings raw, the rest as JSON. */
 export function valueText(value: unknown): string {
-  return typeof value === 'string' ? value : JSON.stringify(value)
+  return typeof value === 'string' ? value : JSON.stringify(clampValue(value))
 }

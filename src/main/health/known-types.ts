@@ -1,0 +1,37 @@
+/**
+ * The record types each reader models, in one place, for the reading-health census
+ * (`census.ts`). A type not listed here is counted as "of a kind Sepia does not read".
+ *
+ * - Claude Code: `type` of each JSONL line. Messages (`user`, `assistant`, `system`) plus the
+ *   metadata types the reader takes facts from (`METADATA_TYPES`, src/main/agents/claude-code/facts.ts).
+ * - Codex: the top-level `type` of each rollout line; for `response_item` and `event_msg` the
+ *   census key is `<type>/<payload.type>`. Items: message, reasoning, the call and result types
+ *   of src/main/agents/codex/tools.ts, ghost_snapshot, compaction. Events: the ones
+ *   src/main/agents/codex/items.ts reads or keeps as counts (`COUNTED_EVENTS` there).
+ * - Gemini CLI: `type` of each message (`messages[]` of a JSON chat, or a JSONL line);
+ *   src/main/agents/gemini/nodes.ts. JSONL lines that are not messages count as `header`, `$set`, `$rewindTo` (files.ts).
+ */
+import type { AgentId } from '../../shared/ir'
+import { METADATA_TYPES } from '../agents/claude-code/facts'
+import { CALL_TYPES, RESULT_TYPES } from '../agents/codex/tools'
+
+const CODEX_EVENTS = [
+  'user_message', 'agent_message', 'agent_reasoning', 'token_count', 'turn_aborted', 'item_completed', 'exec_command_end',
+  'task_started', 'task_complete', 'thread_settings_applied', 'item_started', 'context_compacted', 'exec_command_begin',
+  'patch_apply_begin', 'patch_apply_end', 'mcp_tool_call_begin', 'mcp_tool_call_end', 'web_search_begin', 'web_search_end',
+  'entered_review_mode', 'exited_review_mode', 'undo_started', 'undo_completed', 'thread_rolled_back', 'turn_diff',
+  'plan_update', 'agent_reasoning_raw_content', 'agent_reasoning_section_break', 'session_configured',
+  'view_image_tool_call', 'thread_name_updated', 'session_name_updated',
+]
+const CODEX_ITEMS = ['message', 'reasoning', 'ghost_snapshot', 'compaction', 'compaction_summary', ...CALL_TYPES, ...RESULT_TYPES]
+
+/** Known census keys per agent (agents without a census are absent). */
+export const KNOWN_RECORD_TYPES: Partial<Record<AgentId, ReadonlySet<string>>> = {
+  'claude-code': new Set(['user', 'assistant', 'system', ...METADATA_TYPES]),
+  codex: new Set([
+    'session_meta', 'world_state', 'state', 'turn_context', 'compacted', 'token_usage_record',
+    ...CODEX_ITEMS.map((t) => `response_item/${t}`),
+    ...CODEX_EVENTS.map((t) => `event_msg/${t}`),
+  ]),
+  gemini: new Set(['user', 'gemini', 'info', 'warning', 'error', 'header', '$set', '$rewindTo']),
+}

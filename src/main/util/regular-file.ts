@@ -1,0 +1,81 @@
+/**
+ * Only regular files are read (issue 16, "special files"). A copied home can hold a FIFO where a
+ * store file should be (opening it blocks forever), or a link to `/dev/zero` (reading it never
+ * ends). Every open point checks the file first: opened without blocking (`O_NONBLOCK`, so a FIFO
+ * open returns at once), then `fstat` on that handle. A file read whole also has a size cap.
+ * Errors carry `code: 'ENOTREGULAR'` or `'ETOOBIG'` and a message naming the file; readers turn
+ * them into diagnostics like any unreadable file.
+ */
+import { closeSync, constants, fstatSync, openSync, type Stats } from 'node:fs'
+import { open } from 'node:fs/promises'
+
+/** The largest file read whole into memory, in bytes (256 MiB). Larger files are streamed or refused. */
+export const MAX_WHOLE_FILE_BYTES = 256 * 1024 * 1024
+
+/** Flags that open a FIFO without waiting for a writer (POSIX; ignored where absent). */
+const NONBLOCK_READ = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0)
+
+function kindOf(st: Stats): string {
+  if (st.isFIFO()) return 'a named pipe (FIFO)'
+  if (st.isCharacterDevice()) return 'a character device'
+  if (st.isBlockDevice()) return 'a block device'
+  if (st.isSocket()) return 'a socket'
+  if (st.isDirectory()) return 'a folder'
+  return 'not a regular file'
+}
+
+function notRegular(path: string, st: Stats): Error {
+  return Object.assign(new Error(`${path} is ${kindOf(st)}, not a regular file; Sepia reads only regular files.`), { code: 'ENOTREGULAR', path })
+}
+
+function tooBig(path: string, size: number, max: number): Error {
+  return Object.assign(new Error(`${path} is ${Math.round(size / 1048576)} MB, more than the ${Math.round(max / 1048576)} MB Sepia reads whole; it was not read.`), { code: 'ETOOBIG', path })
+}
+
+/**
+ * Throw unless `path` (links followed) is a regular file. Never blocks on a FIFO. Throws the file
+ * system error (ENOENT, EACCES...) when it cannot be opened, `ENOTREGULAR` otherwise.
+ */
+export function assertRegularFile(path: string): Stats {
+  const fd = openSync(path, NONBLOCK_READ)
+  try {
+    const st = fstatSync(fd)
+    if (!st.isFile()) throw notRegular(path, st)
+    return st
+  } finally {
+    closeSync(fd)
+  }
+}
+
+/**
+ * Read a regular file whole as UTF-8 text, at most `maxBytes` (default {@link MAX_WHOLE_FILE_BYTES}).
+ * Rejects with `ENOTREGULAR` for a FIFO, device, socket or folder, `ETOOBIG` past the cap (also
+ * when the file grows while read), or the file system error.
+ */
+export async function readRegularFile(path: string, maxBytes = MAX_WHOLE_FILE_BYTES): Promise<string> {
+  return (await readRegularBytes(path, maxBytes)).toString('utf8')
+}
+
+/** {@link readRegularFile} as bytes. */
+export async function readRegularBytes(path: string, maxBytes = MAX_WHOLE_FILE_BYTES): Promise<Buffer> {
+  const fh = await open(path, NONBLOCK_READ)
+  try {
+    const st = await fh.stat()
+    if (!st.isFile()) throw notRegular(path, st)
+    if (st.size > maxBytes) throw tooBig(path, st.size, maxBytes)
+    const buf = Buffer.alloc(Math.min(maxBytes + 1, st.size + 1))
+    let got = 0
+    for (;;) {
+      const { bytesRead } = await fh.read(buf, got, buf.length - got, got)
+      if (bytesRead === 0) break
+      got += bytesRead
+      if (got === buf.length) {
+        if (got > maxBytes) throw tooBig(path, got, maxBytes)
+        break // exactly st.size + 1 can only mean it grew; the cap above still holds
+      }
+    }
+    return buf.subarray(0, got)
+  } finally {
+    await fh.close()
+  }
+}

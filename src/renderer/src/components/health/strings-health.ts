@@ -1,0 +1,21 @@
+/** Words of the Health view (issue 14 "Reading health"). */
+export const healthStrings = {
+  open: 'What Sepia read',
+  title: 'Reading health',
+  loading: 'Reading every session to see what Sepia understood…',
+  close: 'Close',
+  none: 'Nothing to report for this agent.',
+  sessions: (n: number) => `${n} ${n === 1 ? 'session' : 'sessions'}`,
+  files: (n: number) => `${n} ${n === 1 ? 'file' : 'files'}`,
+  records: (n: number) => `${n} ${n === 1 ? 'record' : 'records'}`,
+  unknownType: (count: number, type: string) => `${count} "${type}" ${count === 1 ? 'record' : 'records'} of a kind Sepia does not read yet were skipped`,
+  firstAt: 'first at',
+  skippedFile: 'Could not be read',
+  partial: 'Read only in part',
+  unanswered: (n: number, names: string) => `${n} tool ${n === 1 ? 'call' : 'calls'} with no recorded result (${names})`,
+  unread: (name: string, n: number) => `Found ${n} ${name} ${n === 1 ? 'store' : 'stores'}; Sepia cannot read ${name} history yet.`,
+  openSession: 'Open session',
+  report: 'Report a problem',
+  reportHint: 'Writes a masked copy of this file (secrets, user names and home paths replaced) that you can attach to a bug report. Nothing is sent.',
+  reported: (path: string, secrets: number) => `Wrote ${path} (${secrets} ${secrets === 1 ? 'secret' : 'secrets'} masked). Nothing was sent.`,
+}

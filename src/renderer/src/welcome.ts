@@ -1,0 +1,70 @@
+/**
+ * The first-start welcome (issue 17): what Sepia found, the four things people come for, and
+ * whether to show it. Pure except {@link welcomeOpen} (one shared flag, so the palette can open it
+ * again) and the localStorage helpers.
+ */
+import { ref } from 'vue'
+import type { Library } from '../../shared/api'
+
+/** localStorage key: set to "1" once the user closed the welcome. */
+export const WELCOME_SEEN_KEY = 'sepia.welcome.seen'
+/**
+ * localStorage key: "1" shows the welcome even in an automated browser (`navigator.webdriver`),
+ * where it is otherwise not shown on its own so other browser tests see the app as before.
+ */
+export const WELCOME_FORCE_KEY = 'sepia.welcome.force'
+
+/** Whether the welcome dialog is open. */
+export const welcomeOpen = ref(false)
+
+/** The welcome's words. */
+export const welcomeStrings = {
+  title: 'Welcome to Sepia',
+  foundIntro: 'Sepia found these conversations on this computer:',
+  line: (agent: string, sessions: number, projects: number): string =>
+    `${agent}: ${sessions} ${sessions === 1 ? 'session' : 'sessions'}` + (projects > 0 ? ` in ${projects} ${projects === 1 ? 'project' : 'projects'}` : ''),
+  nothingFound: 'Sepia found no conversations from coding agents on this computer.',
+  demoShown: 'You are looking at the demo library: example conversations to try Sepia on.',
+  openDemo: 'Look at the demo',
+  openFolder: 'Open a folder someone sent you',
+  tasksTitle: 'What you can do here',
+  tasks: [
+    ['Find a conversation', 'search every session by its words, project or date'],
+    ['Continue it in another agent', 'pick up a Claude Code session in Codex, Cline or another agent'],
+    ['Undo what an agent changed', 'put files back the way they were at a checkpoint'],
+    ['Share it safely', 'export or collect a session with secrets left out'],
+  ] as const,
+  start: 'Start',
+  paletteLabel: 'Show the welcome',
+}
+
+/** One "Agent: N sessions in M projects" line per agent with sessions, in the library's agent order. */
+export function welcomeSummary(library: Library): string[] {
+  const out: string[] = []
+  for (const a of library.agents) {
+    const own = library.sessions.filter((s) => s.agent === a.id && !s.parentSessionId && !s.hidden)
+    if (own.length === 0) continue
+    const projects = new Set(own.map((s) => s.workingDirectory).filter((d): d is string => !!d)).size
+    out.push(welcomeStrings.line(a.displayName, own.length, projects))
+  }
+  return out
+}
+
+/** Whether the welcome opens on its own: not seen yet, and (in an automated browser) only when forced. */
+export function shouldAutoOpen(storage: Pick<Storage, 'getItem'> | undefined, webdriver: boolean): boolean {
+  try {
+    if (!storage || storage.getItem(WELCOME_SEEN_KEY) === '1') return false
+    return !webdriver || storage.getItem(WELCOME_FORCE_KEY) === '1'
+  } catch {
+    return false
+  }
+}
+
+/** Remember that the welcome was closed (ignored when storage is unavailable). */
+export function rememberSeen(storage: Pick<Storage, 'setItem'> | undefined): void {
+  try {
+    storage?.setItem(WELCOME_SEEN_KEY, '1')
+  } catch {
+    /* private mode: the welcome shows again next time */
+  }
+}

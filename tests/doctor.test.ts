@@ -1,0 +1,148 @@
+/**
+ * `sepia doctor` (issue 14 "Reading health"): what was read, record types Sepia does not know
+ * (with the first file and line), tool calls without a result, stores of agents Sepia cannot read
+ * yet, and "Report a problem" (a masked copy of one file). Counts come from an independent
+ * reading of the raw files written or copied here.
+ */
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Writable } from 'node:stream'
+import { afterAll, describe, expect, it } from 'vitest'
+import { main } from '../src/cli/index'
+import { findAppRoot } from '../src/main/context'
+import { FAKE_SECRETS, secretText } from '../src/main/secrets/fake-secrets'
+import type { HealthReport } from '../src/shared/health'
+
+const ROOT = findAppRoot()
+const PUBLIC = join(ROOT, 'fixtures/public-real')
+const temps: string[] = []
+afterAll(() => {
+  for (const t of temps) rmSync(t, { recursive: true, force: true })
+})
+
+function sink(): Writable & { text: string } {
+  const w = new Writable({
+    write(chunk, _enc, cb) {
+      w.text += String(chunk)
+      cb()
+    },
+  }) as Writable & { text: string }
+  w.text = ''
+  return w
+}
+
+async function run(...argv: string[]) {
+  const out = sink()
+  const err = sink()
+  const code = await main(argv, out as unknown as NodeJS.WritableStream, err as unknown as NodeJS.WritableStream)
+  return { code, out: out.text, err: err.text }
+}
+
+const SID = '7d3c1e52-9a41-4b8e-b0c3-2f6d4a1e8b90'
+
+/** A Claude Code home with one session: typed records, two records of a made-up newer type, a call with no result. */
+function claudeHome(): { home: string; file: string; lines: string[] } {
+  const home = mkdtempSync(join(tmpdir(), 'sepia-doctor-'))
+  temps.push(home)
+  const dir = join(home, '.claude', 'projects', '-home-ana-app')
+  mkdirSync(dir, { recursive: true })
+  const base = { sessionId: SID, cwd: '/home/ana/app', version: '2.1.300' }
+  const records = [
+    { ...base, type: 'user', uuid: 'u1', parentUuid: null, timestamp: '2026-11-01T10:00:00.000Z', message: { role: 'user', content: `Look at ${home}/app, my key is ${secretText(FAKE_SECRETS[0]!)}` } },
+    { ...base, type: 'assistant', uuid: 'a1', parentUuid: 'u1', timestamp: '2026-11-01T10:00:01.000Z', message: { id: 'msg_1', role: 'assistant', model: 'claude-sonnet-5', content: [{ type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'ls /Users/peyton/src' } }], usage: { input_tokens: 10, output_tokens: 5 } } },
+    { ...base, type: 'brand-new-kind', uuid: 'x1', timestamp: '2026-11-01T10:00:02.000Z' },
+    { ...base, type: 'user', uuid: 'u2', parentUuid: 'a1', timestamp: '2026-11-01T10:00:03.000Z', message: { role: 'user', content: 'thanks' } },
+    { ...base, type: 'brand-new-kind', uuid: 'x2', timestamp: '2026-11-01T10:00:04.000Z' },
+  ]
+  const lines = records.map((r) => JSON.stringify(r))
+  const file = join(dir, `${SID}.jsonl`)
+  writeFileSync(file, lines.join('\n') + '\n')
+  return { home, file, lines }
+}
+
+describe('sepia doctor', () => {
+  it('counts records by type and version, names the unknown type with its first line, and the call without a result', async () => {
+    const { home, file, lines } = claudeHome()
+    // Independent reading of the raw file.
+    const types = lines.map((l) => (JSON.parse(l) as { type: string }).type)
+    const unknownLines = types.flatMap((t, i) => (t === 'brand-new-kind' ? [i + 1] : []))
+    const r = await run('doctor', '--home', home, '--json')
+    expect(r.code).toBe(0)
+    const report = JSON.parse(r.out) as HealthReport
+    const cc = report.homes[0]!.agents.find((a) => a.agent === 'claude-code')!
+    expect(cc.records).toBe(lines.length)
+    expect(cc.sessions).toBe(1)
+    expect(cc.filesRead).toBe(1)
+    expect(cc.unknownTypes).toEqual([{ type: 'brand-new-kind', count: unknownLines.length, first: { path: file, line: unknownLines[0], agent: 'claude-code' } }])
+    expect(cc.recordTypes.find((t) => t.type === 'user')).toEqual({ type: 'user', version: '2.1.300', count: types.filter((t) => t === 'user').length, known: true })
+    expect(cc.toolCallsWithoutResult).toBe(1)
+    expect(cc.unansweredCalls).toEqual([expect.objectContaining({ sessionId: SID, count: 1, names: ['Bash'] })])
+    expect(report.totals).toMatchObject({ records: 5, recordsSkipped: 2, toolCallsWithoutResult: 1 })
+    expect(report.summary).toBe('We read 60.0% of your 5 records in 1 session; 2 records of a kind Sepia does not read yet were skipped; 1 tool call has no recorded result.')
+
+    const text = await run('doctor', '--home', home)
+    expect(text.out.split('\n')[0]).toBe(report.summary)
+    expect(text.out).toContain(`skipped: 2 "brand-new-kind" records of a kind Sepia does not read yet (first at ${file}:${unknownLines[0]})`)
+    expect(text.out).toContain(`no result recorded: 1 tool call (Bash) in session ${SID}`)
+  })
+
+  it('Gemini public-real: every message counted, none unknown', async () => {
+    for (const c of ['entire-write-file', 'entire-hook-warning-only']) {
+      const home = join(PUBLIC, 'gemini', c, 'home')
+      const tmp = join(home, '.gemini', 'tmp')
+      const hash = readdirSync(tmp)[0]!
+      const chats = join(tmp, hash, 'chats')
+      const raw = JSON.parse(readFileSync(join(chats, readdirSync(chats)[0]!), 'utf8')) as { messages: unknown[] }
+      const report = JSON.parse((await run('doctor', '--home', home, '--json')).out) as HealthReport
+      const g = report.homes[0]!.agents.find((a) => a.agent === 'gemini')!
+      expect(g.records).toBe(raw.messages.length)
+      expect(g.unknownTypes).toEqual([])
+      expect(report.summary).toMatch(/^We read 100% of your \d+ records? in 1 session\.$/)
+    }
+  })
+
+  it('says plainly which stores it found but cannot read yet (Copilot CLI, Aider, Crush, Goose)', async () => {
+    const cases: [string, string, string][] = [
+      ['copilot-cli/agentv-eval-shutdown', 'Copilot CLI', '.copilot/session-state/487fbe81-e917-46ad-a7c6-bf31cba53339/events.jsonl'],
+      ['aider/zen-mcp-interrupted', 'Aider', 'git/github/zen-mcp-server/.aider.chat.history.md'],
+      ['crush/dbos-api-error', 'Crush', 'codeZ/dbos-transact-golang/.crush/crush.db'],
+      ['goose/empty-cli-session', 'Goose', '.local/share/goose/sessions/sessions.db'],
+    ]
+    for (const [c, name, rel] of cases) {
+      const home = join(PUBLIC, c, 'home')
+      const r = await run('doctor', '--home', home)
+      expect(r.code).toBe(0)
+      expect(r.out).toContain(`${name}: found 1 store; Sepia cannot read ${name} history yet.`)
+      expect(r.out).toContain(join(home, rel))
+      expect(r.out.split('\n')[0]).toBe(`Sepia found no session it can read here. Found history of ${name}, which Sepia cannot read yet.`)
+    }
+  })
+
+  it('--report writes a masked copy with the structure kept, and never touches the source', async () => {
+    const { home, file, lines } = claudeHome()
+    const before = readFileSync(file, 'utf8')
+    const out = mkdtempSync(join(tmpdir(), 'sepia-report-'))
+    temps.push(out)
+    const r = await run('doctor', '--home', home, '--report', file, '--out', out, '--json')
+    expect(r.code).toBe(0)
+    const written = JSON.parse(r.out) as { path: string; maskedSecrets: number; replacedPaths: number }
+    expect(readdirSync(out)).toHaveLength(1)
+    const copy = readFileSync(written.path, 'utf8')
+    expect(copy).not.toContain(FAKE_SECRETS[0]!.secret)
+    expect(copy).not.toContain(home)
+    expect(copy).not.toContain('peyton')
+    expect(copy).toContain('/Users/user/src')
+    expect(written.maskedSecrets).toBe(1)
+    // Structure kept: the same number of lines, each still JSON with the same keys and types.
+    const copied = copy.trimEnd().split('\n')
+    expect(copied).toHaveLength(lines.length)
+    copied.forEach((l, i) => {
+      const a = JSON.parse(l) as Record<string, unknown>
+      const b = JSON.parse(lines[i]!) as Record<string, unknown>
+      expect(Object.keys(a)).toEqual(Object.keys(b))
+      expect(a.type).toBe(b.type)
+    })
+    expect(readFileSync(file, 'utf8')).toBe(before)
+  })
+})

@@ -31,9 +31,10 @@ interface Group {
 
 const fast = (o: FindOptions): CandidateFinder => (db, scope, match, want) => findCandidates(db, scope, match, o, want)
 const reference = (chunk: number, cap: number): CandidateFinder => (db, scope, match, want) => referenceCandidates(db, scope, match, chunk, cap, want)
-/** The default cap, and a small one (reached by common words) with both ways of applying session filters forced. */
+/** No cap (the default plan), and a small one (reached by common words) with both ways of applying session filters forced. */
 const groups = (small: number): Group[] => [
-  { name: 'cap 25600', reference: reference(400, 25_600), fast: [['default', fast({})]] },
+  // The default plan looks at every match (issue 15): the reference without a cap.
+  { name: 'uncapped', reference: reference(400, Infinity), fast: [['default', fast({})]] },
   { name: `cap ${small}`, reference: reference(Math.ceil(small / 64), small), fast: [['by sid', fast({ cap: small, small: -1 })], ['by mid', fast({ cap: small, small: 1e9 })]] },
 ]
 
@@ -183,6 +184,30 @@ describe('candidate plan', () => {
     expect(compare(bare, [[GEN_HOMES[0]!]], GEN_QUERIES.slice(0, 6), GEN_FILTERS.slice(0, 6), 300).diffs).toEqual([])
     bare.close()
   }, 120_000)
+})
+
+describe('more', () => {
+  it('is true exactly when the next page (offset + limit) returns a hit', () => {
+    const db = generated()
+    const home = [GEN_HOMES[0]!]
+    // Independent count: 'zebra' occurs only as a whole word of the generated texts.
+    const zebra = db.prepare(`SELECT count(*) FROM messages m JOIN sessions s ON s.sid = m.sid WHERE s.home = ? AND m.text LIKE '%zebra%'`).pluck().get(home[0]) as number
+    expect(zebra).toBeGreaterThan(20)
+    let lastPages = 0
+    for (const q of ['the', 'zebra', 'ret', 'getSess', 'value parse'])
+      for (const f of [{}, { project: `${P}/big` }, { role: 'user' as const }])
+        for (const limit of [7, 30, 150, 200])
+          for (let offset = 0; offset < 400; offset += limit) {
+            const r = searchCatalog(db, home, q, { ...f, limit, offset })
+            const next = searchCatalog(db, home, q, { ...f, limit, offset: offset + limit })
+            expect(r.more, `${q} ${JSON.stringify(f)} ${offset}+${limit}`).toBe(next.hits.length > 0)
+            if (q === 'zebra' && Object.keys(f).length === 0) expect(r.more).toBe(zebra > offset + limit)
+            if (!r.more && r.hits.length > 0) lastPages++
+            if (!r.more) break
+          }
+    expect(lastPages).toBeGreaterThan(20)
+    db.close()
+  }, 60_000)
 })
 
 describe('candidate plan over the fixture homes', () => {

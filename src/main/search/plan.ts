@@ -2,10 +2,12 @@
  * Which messages a search considers: the filters as SQL, and the newest matches that pass them.
  *
  * Contract of a {@link CandidateFinder} (the plan before issue #8, `plan-reference.ts`, and
- * {@link findCandidates} give the same rows): the newest `CANDIDATES + 1` messages (by `mid`,
- * descending) that pass every filter among the newest `cap` full-text matches (the newest
- * `min(CANDIDATES + 1, cap)` matches when nothing is filtered), and whether those were all the
- * matches (always true when nothing is filtered, as before).
+ * {@link findCandidates} give the same rows): the newest `want` (default `CANDIDATES + 1`)
+ * messages (by `mid`, descending) that pass every filter among the newest `cap` full-text matches
+ * (the newest `min(want, cap)` matches when nothing is filtered), and whether those were all the
+ * matches (always true when nothing is filtered, as before). {@link findCandidates} without an
+ * explicit `cap` looks at every match (issue 15: filters never hide matches), which the reference
+ * does with `cap = Infinity`.
  *
  * How: one statement. Its FROM subquery walks the index newest first (FTS5 `ORDER BY rowid DESC`)
  * and yields in that order; SQLite consumes that order (no sort), so the statement stops at the
@@ -226,11 +228,13 @@ export function findCandidates(db: Database.Database, scope: SearchScope, match:
   const { sql, args, none } = candidateSql(db, scope, options)
   const cap = options.cap ?? MAX_SCANNED
   const take = scope.filtered ? cap : Math.min(want, cap)
-  if (none) return { rows: [], exhausted: () => true }
+  const scanned = (): number => db.prepare('SELECT count(*) FROM (SELECT rowid FROM fts WHERE fts MATCH ? ORDER BY rowid DESC LIMIT ?)').pluck().get(match, take) as number
+  // No session passes: no rows. Uncapped, that is every match; capped, the contract counts the
+  // matches looked at (as the reference does).
+  if (none) return { rows: [], exhausted: () => options.cap === undefined || scanned() < take }
   let rows = db.prepare(sql).all(match, take, ...args, want) as CandidateRow[]
   if (rows.length >= want) return { rows, exhausted: () => false }
   if (!scope.filtered) return { rows, exhausted: () => true }
-  const scanned = (): number => db.prepare('SELECT count(*) FROM (SELECT rowid FROM fts WHERE fts MATCH ? ORDER BY rowid DESC LIMIT ?)').pluck().get(match, take) as number
   if (options.cap === undefined && scanned() >= take) {
     rows = db.prepare(sql).all(match, -1, ...args, want) as CandidateRow[]
     return { rows, exhausted: () => rows.length < want }

@@ -60,38 +60,43 @@ export function searchCatalog(db: Database.Database, homes: readonly string[], q
   if (!parsed.match || homes.length === 0) return done([], false)
 
   const scope = scopeOf(db, homes, filters)
-  let candidates: Candidate[] = []
-  let exhausted = (): boolean => false
   const bad = (e: unknown): SepiaError =>
     new SepiaError({ code: 'BAD_ARGUMENT', message: `Sepia could not search for that text (${e instanceof Error ? e.message : String(e)}). Try plain words.` })
-  // Ranked per search: the newest `CANDIDATES` matches, or `limit` when a page asks for more.
-  const ranked = Math.max(CANDIDATES, limit)
-  const run = (match: string): void => {
-    const found = ranked === CANDIDATES ? find(db, scope, match) : find(db, scope, match, ranked + 1)
-    candidates = found.rows as Candidate[]
-    exhausted = () => {
-      try {
-        return found.exhausted()
-      } catch (e) {
-        throw bad(e)
-      }
+  // The candidates of one MATCH expression, newest first, `want` at most. A finder's rows for a
+  // larger `want` start with its rows for a smaller one, and fewer rows than asked are all it has:
+  // kept per expression, so the next page's candidates (for `more`) rarely cost another walk.
+  const runs = new Map<string, { want: number; rows: Candidate[] }>()
+  const run = (match: string, want: number): Candidate[] => {
+    const had = runs.get(match)
+    if (had && (had.want >= want || had.rows.length < had.want)) return had.rows.slice(0, want)
+    let rows: Candidate[]
+    try {
+      rows = (want === CANDIDATES + 1 ? find(db, scope, match) : find(db, scope, match, want)).rows as Candidate[]
+    } catch (e) {
+      throw bad(e)
     }
+    runs.set(match, { want, rows })
+    return rows
   }
-  try {
-    // While typing, the last word is also a prefix. Its whole-word matches are tried first: a
-    // prefix expands to every indexed word that starts with it, which is slow on a large index.
-    // It is used only when the whole words give less than a page and the fragment has 3+ characters.
-    if (parsed.exact) run(parsed.exact)
-    const fragment = parsed.parts[parsed.parts.length - 1]?.tokens.at(-1) ?? ''
-    if (!parsed.exact || (candidates.length < offset + limit && fragment.length >= 3)) {
-      exhausted = () => false
-      run(parsed.match)
-    }
-  } catch (e) {
-    throw bad(e)
+  const fragment = parsed.parts[parsed.parts.length - 1]?.tokens.at(-1) ?? ''
+  /**
+   * The candidates ranked for the page at `off`: the newest `max(CANDIDATES, off + limit)` matches
+   * (plus one). While typing, the last word is also a prefix. Its whole-word matches are tried
+   * first: a prefix expands to every indexed word that starts with it, which is slow on a large
+   * index. It is used only when the whole words give less than the page and the fragment has 3+
+   * characters.
+   */
+  const candidatesFor = (off: number): { rows: Candidate[]; ranked: number } => {
+    const ranked = Math.max(CANDIDATES, off + limit)
+    let rows = parsed.exact ? run(parsed.exact, ranked + 1) : []
+    if (!parsed.exact || (rows.length < off + limit && fragment.length >= 3)) rows = run(parsed.match!, ranked + 1)
+    return { rows, ranked }
   }
-  const overflow = candidates.length > ranked
-  candidates = candidates.slice(0, ranked)
+  const current = candidatesFor(offset)
+  // `more`: the next page (offset + limit, same limit) returns at least one hit, i.e. its
+  // candidates outnumber offset + limit (the first hit of a page is never a duplicate).
+  const more = current.rows.length > offset + limit || candidatesFor(offset + limit).rows.length > offset + limit
+  let candidates = current.rows.slice(0, current.ranked).map((c) => ({ ...c }))
   if (candidates.length > 0) {
     const texts = db.prepare(`SELECT mid, text FROM messages WHERE mid IN ${inList(candidates.length)}`).all(...candidates.map((c) => c.mid)) as { mid: number; text: string }[]
     const byMid = new Map(texts.map((t) => [t.mid, t.text]))
@@ -106,7 +111,7 @@ export function searchCatalog(db: Database.Database, homes: readonly string[], q
   if (filters.sort === 'recent') candidates.sort((a, b) => (b.created_at ?? 0) - (a.created_at ?? 0) || b.mid - a.mid)
   else candidates.sort((a, b) => b.score! - a.score! || b.mid - a.mid)
   const page = candidates.slice(offset, offset + limit)
-  if (page.length === 0) return done([], false)
+  if (page.length === 0) return done([], more)
   const info = db.prepare(
     `SELECT m.mid, m.seq, m.node_id, m.role, m.created_at, m.model, m.tool_names, s.agent, s.session_id, s.title, s.project
      FROM messages m JOIN sessions s ON s.sid = m.sid WHERE m.mid = ?`,
@@ -132,6 +137,5 @@ export function searchCatalog(db: Database.Database, homes: readonly string[], q
     if (tools) hit.toolNames = tools.split(/\s+/)
     hits.push(hit)
   }
-  // `more`: this page is not the last of the ranked matches, or matches exist beyond them.
-  return done(hits, candidates.length > offset + limit || overflow || (candidates.length >= offset + limit && !exhausted()))
+  return done(hits, more)
 }

@@ -4,8 +4,9 @@
  *
  * It takes the newest matches from the index, keeps those that pass the filters, and with filters
  * that keep few asks again for 8x more matches (from scratch), up to `cap`. Its result is the
- * contract stated in `plan.ts`: the newest `CANDIDATES + 1` passing rows among the newest `cap`
- * matches, and whether those were all the matches.
+ * contract stated in `plan.ts`: the newest `wanted` (default `CANDIDATES + 1`) passing rows among
+ * the newest `cap` matches (`cap = Infinity`: all of them, as the default fast plan), and whether
+ * those were all the matches.
  */
 import type Database from 'better-sqlite3'
 import { CANDIDATES, MAX_SCANNED, type CandidateRow, type Found, type SearchScope } from './plan'

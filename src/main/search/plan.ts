@@ -76,8 +76,8 @@ export interface SearchScope {
 
 /**
  * What a finder returns: the candidate rows, and whether the matches looked at were all of them
- * (a function: it may cost another walk of the index, and is needed only when the candidates
- * exactly fill the page asked for).
+ * (a function: it may cost another walk of the index; `searchCatalog` no longer needs it, since
+ * `more` comes from the next page's candidates; `plan.test.ts` compares it between plans).
  */
 export interface Found {
   rows: CandidateRow[]

@@ -2,10 +2,12 @@
  * Full-text search over the catalog (`messages` + the `fts` FTS5 index, see catalog/schema.ts).
  *
  * Speed: ranking every match of a common word costs ~100 ms per 50 MB of text, so the search
- * takes the newest `CANDIDATES` matches that pass the filters, in index order (FTS5 walks its
- * doclists backwards and stops at the limit; at most `MAX_SCANNED` matches are looked at; how
- * filters are applied fast is in `plan.ts`), ranks those by a BM25-like score computed from their
- * text (or by time, `sort: "recent"`), and makes snippets for the page returned (`snippet.ts`).
+ * takes the newest `max(CANDIDATES, offset + limit)` matches that pass the filters, in index order
+ * (FTS5 walks its doclists backwards and stops at the limit; filters never hide matches: when the
+ * newest `MAX_SCANNED` hold too few that pass, every match is looked at; how filters are applied
+ * fast is in `plan.ts`), ranks those by a BM25-like score computed from their text (or by time,
+ * `sort: "recent"`), and makes snippets for the page returned (`snippet.ts`). `more` is true
+ * exactly when the next page (`offset + limit`, same `limit`) returns at least one hit.
  */
 import type Database from 'better-sqlite3'
 import { SepiaError } from '../../shared/api'

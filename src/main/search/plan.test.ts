@@ -3,9 +3,9 @@
  * (`plan-reference.ts`): a broad set of queries × filters × open homes, over the real fixture homes
  * and over a generated catalog (~2,300 messages, one project holding over half of them, sessions'
  * messages interleaved, two homes), with both ways of applying session filters forced, with a
- * small cap as well as the default one, and with pages that end exactly at the last candidate
- * (where `more` depends on the index being exhausted). Also: the statement's plan (covering
- * indexes, no sort).
+ * small cap as well as without one (the default plan looks at every match, issue 15), and with
+ * pages that end exactly at the last candidate. Also: `more` is true exactly when the next page
+ * returns a hit; the statement's plan (covering indexes, no sort).
  */
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
@@ -29,11 +29,12 @@ interface Group {
   fast: [string, CandidateFinder][]
 }
 
-const fast = (o: FindOptions): CandidateFinder => (db, scope, match) => findCandidates(db, scope, match, o)
-const reference = (chunk: number, cap: number): CandidateFinder => (db, scope, match) => referenceCandidates(db, scope, match, chunk, cap)
-/** The default cap, and a small one (reached by common words) with both ways of applying session filters forced. */
+const fast = (o: FindOptions): CandidateFinder => (db, scope, match, want) => findCandidates(db, scope, match, o, want)
+const reference = (chunk: number, cap: number): CandidateFinder => (db, scope, match, want) => referenceCandidates(db, scope, match, chunk, cap, want)
+/** No cap (the default plan), and a small one (reached by common words) with both ways of applying session filters forced. */
 const groups = (small: number): Group[] => [
-  { name: 'cap 25600', reference: reference(400, 25_600), fast: [['default', fast({})]] },
+  // The default plan looks at every match (issue 15): the reference without a cap.
+  { name: 'uncapped', reference: reference(400, Infinity), fast: [['default', fast({})]] },
   { name: `cap ${small}`, reference: reference(Math.ceil(small / 64), small), fast: [['by sid', fast({ cap: small, small: -1 })], ['by mid', fast({ cap: small, small: 1e9 })]] },
 ]
 
@@ -42,8 +43,8 @@ const strip = (r: SearchResult) => ({ hits: r.hits, more: r.more, partial: r.par
 /**
  * Runs every combination through the reference and the fast finders: the candidates of each MATCH
  * expression the search runs (rows and `exhausted`) for every group, and the search's hits (default
- * page, and a page that ends at the last candidate — `more` then asks whether the index was
- * exhausted) with the default finder. Returns the combinations that differ, and counts.
+ * page, and a page that ends at the last candidate: offset 1, limit = all hits - 1) with the
+ * default finder. Returns the combinations that differ, and counts.
  */
 function compare(db: Database.Database, homeSets: string[][], queries: string[], filterSets: SearchFilters[], cap: number) {
   const GROUPS = groups(cap)
@@ -70,7 +71,7 @@ function compare(db: Database.Database, homeSets: string[][], queries: string[],
         const all = searchCatalog(db, homes, q, { ...f, limit: 500 }, 0, GROUPS[0]!.reference)
         if (all.hits.length > 0) withHits++
         const variants: SearchFilters[] = [f]
-        if (all.hits.length > 1 && all.hits.length <= 150) {
+        if (all.hits.length > 1 && all.hits.length < 500) {
           variants.push({ ...f, offset: 1, limit: all.hits.length - 1 })
           exact++
         }
@@ -183,6 +184,30 @@ describe('candidate plan', () => {
     expect(compare(bare, [[GEN_HOMES[0]!]], GEN_QUERIES.slice(0, 6), GEN_FILTERS.slice(0, 6), 300).diffs).toEqual([])
     bare.close()
   }, 120_000)
+})
+
+describe('more', () => {
+  it('is true exactly when the next page (offset + limit) returns a hit', () => {
+    const db = generated()
+    const home = [GEN_HOMES[0]!]
+    // Independent count: 'zebra' occurs only as a whole word of the generated texts.
+    const zebra = db.prepare(`SELECT count(*) FROM messages m JOIN sessions s ON s.sid = m.sid WHERE s.home = ? AND m.text LIKE '%zebra%'`).pluck().get(home[0]) as number
+    expect(zebra).toBeGreaterThan(20)
+    let lastPages = 0
+    for (const q of ['the', 'zebra', 'ret', 'getSess', 'value parse'])
+      for (const f of [{}, { project: `${P}/big` }, { role: 'user' as const }])
+        for (const limit of [7, 30, 150, 200])
+          for (let offset = 0; offset < 400; offset += limit) {
+            const r = searchCatalog(db, home, q, { ...f, limit, offset })
+            const next = searchCatalog(db, home, q, { ...f, limit, offset: offset + limit })
+            expect(r.more, `${q} ${JSON.stringify(f)} ${offset}+${limit}`).toBe(next.hits.length > 0)
+            if (q === 'zebra' && Object.keys(f).length === 0) expect(r.more).toBe(zebra > offset + limit)
+            if (!r.more && r.hits.length > 0) lastPages++
+            if (!r.more) break
+          }
+    expect(lastPages).toBeGreaterThan(20)
+    db.close()
+  }, 60_000)
 })
 
 describe('candidate plan over the fixture homes', () => {

@@ -2,10 +2,12 @@
  * Which messages a search considers: the filters as SQL, and the newest matches that pass them.
  *
  * Contract of a {@link CandidateFinder} (the plan before issue #8, `plan-reference.ts`, and
- * {@link findCandidates} give the same rows): the newest `CANDIDATES + 1` messages (by `mid`,
- * descending) that pass every filter among the newest `cap` full-text matches (the newest
- * `min(CANDIDATES + 1, cap)` matches when nothing is filtered), and whether those were all the
- * matches (always true when nothing is filtered, as before).
+ * {@link findCandidates} give the same rows): the newest `want` (default `CANDIDATES + 1`)
+ * messages (by `mid`, descending) that pass every filter among the newest `cap` full-text matches
+ * (the newest `min(want, cap)` matches when nothing is filtered), and whether those were all the
+ * matches (always true when nothing is filtered, as before). {@link findCandidates} without an
+ * explicit `cap` looks at every match (issue 15: filters never hide matches), which the reference
+ * does with `cap = Infinity`.
  *
  * How: one statement. Its FROM subquery walks the index newest first (FTS5 `ORDER BY rowid DESC`)
  * and yields in that order; SQLite consumes that order (no sort), so the statement stops at the
@@ -74,8 +76,8 @@ export interface SearchScope {
 
 /**
  * What a finder returns: the candidate rows, and whether the matches looked at were all of them
- * (a function: it may cost another walk of the index, and is needed only when the candidates
- * exactly fill the page asked for).
+ * (a function: it may cost another walk of the index; `searchCatalog` no longer needs it, since
+ * `more` comes from the next page's candidates; `plan.test.ts` compares it between plans).
  */
 export interface Found {
   rows: CandidateRow[]
@@ -83,7 +85,8 @@ export interface Found {
 }
 
 /** Finds the candidates of one FTS5 MATCH expression (see the module comment for the contract). */
-export type CandidateFinder = (db: Database.Database, scope: SearchScope, match: string) => Found
+/** `want`: rows wanted, default `CANDIDATES + 1` (a search with a larger `limit` asks for `limit + 1`). */
+export type CandidateFinder = (db: Database.Database, scope: SearchScope, match: string, want?: number) => Found
 
 /** A time filter as ms since epoch: a number, or `YYYY-MM-DD` (UTC) / any ISO date. */
 export function timeArg(value: unknown, name: string): number | undefined {
@@ -212,14 +215,29 @@ export function candidateSql(db: Database.Database, scope: SearchScope, options:
   return { sql, args: [...(sessions ? sessions.args : []), ...scope.messageArgs], none }
 }
 
-/** The candidates of `match` under `scope` (see the module comment). Throws SQLite's error for a bad MATCH. */
-export function findCandidates(db: Database.Database, scope: SearchScope, match: string, options: FindOptions = {}): Found {
+/**
+ * The candidates of `match` under `scope` (see the module comment). `want` rows at most (default
+ * `CANDIDATES + 1`). Throws SQLite's error for a bad MATCH.
+ *
+ * Filters never hide matches (issue 15): when the newest `MAX_SCANNED` matches hold fewer than
+ * `want` that pass the filters, every match is looked at (messages are numbered project by
+ * project, so a project's matches can all be older than the newest 25,600). An explicit `cap`
+ * (tests comparing plans) keeps the capped contract.
+ */
+export function findCandidates(db: Database.Database, scope: SearchScope, match: string, options: FindOptions = {}, want = CANDIDATES + 1): Found {
   const { sql, args, none } = candidateSql(db, scope, options)
   const cap = options.cap ?? MAX_SCANNED
-  const take = scope.filtered ? cap : Math.min(CANDIDATES + 1, cap)
-  const rows = none ? [] : (db.prepare(sql).all(match, take, ...args, CANDIDATES + 1) as CandidateRow[])
-  if (rows.length > CANDIDATES) return { rows, exhausted: () => false }
-  if (!scope.filtered) return { rows, exhausted: () => true }
+  const take = scope.filtered ? cap : Math.min(want, cap)
   const scanned = (): number => db.prepare('SELECT count(*) FROM (SELECT rowid FROM fts WHERE fts MATCH ? ORDER BY rowid DESC LIMIT ?)').pluck().get(match, take) as number
+  // No session passes: no rows. Uncapped, that is every match; capped, the contract counts the
+  // matches looked at (as the reference does).
+  if (none) return { rows: [], exhausted: () => options.cap === undefined || scanned() < take }
+  let rows = db.prepare(sql).all(match, take, ...args, want) as CandidateRow[]
+  if (rows.length >= want) return { rows, exhausted: () => false }
+  if (!scope.filtered) return { rows, exhausted: () => true }
+  if (options.cap === undefined && scanned() >= take) {
+    rows = db.prepare(sql).all(match, -1, ...args, want) as CandidateRow[]
+    return { rows, exhausted: () => rows.length < want }
+  }
   return { rows, exhausted: () => scanned() < take }
 }

@@ -2,10 +2,12 @@
  * Full-text search over the catalog (`messages` + the `fts` FTS5 index, see catalog/schema.ts).
  *
  * Speed: ranking every match of a common word costs ~100 ms per 50 MB of text, so the search
- * takes the newest `CANDIDATES` matches that pass the filters, in index order (FTS5 walks its
- * doclists backwards and stops at the limit; at most `MAX_SCANNED` matches are looked at; how
- * filters are applied fast is in `plan.ts`), ranks those by a BM25-like score computed from their
- * text (or by time, `sort: "recent"`), and makes snippets for the page returned (`snippet.ts`).
+ * takes the newest `max(CANDIDATES, offset + limit)` matches that pass the filters, in index order
+ * (FTS5 walks its doclists backwards and stops at the limit; filters never hide matches: when the
+ * newest `MAX_SCANNED` hold too few that pass, every match is looked at; how filters are applied
+ * fast is in `plan.ts`), ranks those by a BM25-like score computed from their text (or by time,
+ * `sort: "recent"`), and makes snippets for the page returned (`snippet.ts`). `more` is true
+ * exactly when the next page (`offset + limit`, same `limit`) returns at least one hit.
  */
 import type Database from 'better-sqlite3'
 import { SepiaError } from '../../shared/api'
@@ -49,7 +51,7 @@ interface HitRow {
  * the index (the result is then `partial`). `find` picks the candidates of one MATCH expression
  * (tests pass other plans to compare them). Rejects `BAD_ARGUMENT` for bad filters.
  */
-export function searchCatalog(db: Database.Database, homes: readonly string[], query: string, filters: SearchFilters = {}, pending = 0, find: CandidateFinder = findCandidates): SearchResult {
+export function searchCatalog(db: Database.Database, homes: readonly string[], query: string, filters: SearchFilters = {}, pending = 0, find: CandidateFinder = (d, sc, m, want) => findCandidates(d, sc, m, {}, want)): SearchResult {
   const started = performance.now()
   if (typeof query !== 'string') throw new SepiaError({ code: 'BAD_ARGUMENT', message: 'The search query must be text.' })
   if (filters === null || typeof filters !== 'object') throw new SepiaError({ code: 'BAD_ARGUMENT', message: 'Search filters must be an object.' })
@@ -60,36 +62,43 @@ export function searchCatalog(db: Database.Database, homes: readonly string[], q
   if (!parsed.match || homes.length === 0) return done([], false)
 
   const scope = scopeOf(db, homes, filters)
-  let candidates: Candidate[] = []
-  let exhausted = (): boolean => false
   const bad = (e: unknown): SepiaError =>
     new SepiaError({ code: 'BAD_ARGUMENT', message: `Sepia could not search for that text (${e instanceof Error ? e.message : String(e)}). Try plain words.` })
-  const run = (match: string): void => {
-    const found = find(db, scope, match)
-    candidates = found.rows as Candidate[]
-    exhausted = () => {
-      try {
-        return found.exhausted()
-      } catch (e) {
-        throw bad(e)
-      }
+  // The candidates of one MATCH expression, newest first, `want` at most. A finder's rows for a
+  // larger `want` start with its rows for a smaller one, and fewer rows than asked are all it has:
+  // kept per expression, so the next page's candidates (for `more`) rarely cost another walk.
+  const runs = new Map<string, { want: number; rows: Candidate[] }>()
+  const run = (match: string, want: number): Candidate[] => {
+    const had = runs.get(match)
+    if (had && (had.want >= want || had.rows.length < had.want)) return had.rows.slice(0, want)
+    let rows: Candidate[]
+    try {
+      rows = (want === CANDIDATES + 1 ? find(db, scope, match) : find(db, scope, match, want)).rows as Candidate[]
+    } catch (e) {
+      throw bad(e)
     }
+    runs.set(match, { want, rows })
+    return rows
   }
-  try {
-    // While typing, the last word is also a prefix. Its whole-word matches are tried first: a
-    // prefix expands to every indexed word that starts with it, which is slow on a large index.
-    // It is used only when the whole words give less than a page and the fragment has 3+ characters.
-    if (parsed.exact) run(parsed.exact)
-    const fragment = parsed.parts[parsed.parts.length - 1]?.tokens.at(-1) ?? ''
-    if (!parsed.exact || (candidates.length < offset + limit && fragment.length >= 3)) {
-      exhausted = () => false
-      run(parsed.match)
-    }
-  } catch (e) {
-    throw bad(e)
+  const fragment = parsed.parts[parsed.parts.length - 1]?.tokens.at(-1) ?? ''
+  /**
+   * The candidates ranked for the page at `off`: the newest `max(CANDIDATES, off + limit)` matches
+   * (plus one). While typing, the last word is also a prefix. Its whole-word matches are tried
+   * first: a prefix expands to every indexed word that starts with it, which is slow on a large
+   * index. It is used only when the whole words give less than the page and the fragment has 3+
+   * characters.
+   */
+  const candidatesFor = (off: number): { rows: Candidate[]; ranked: number } => {
+    const ranked = Math.max(CANDIDATES, off + limit)
+    let rows = parsed.exact ? run(parsed.exact, ranked + 1) : []
+    if (!parsed.exact || (rows.length < off + limit && fragment.length >= 3)) rows = run(parsed.match!, ranked + 1)
+    return { rows, ranked }
   }
-  const overflow = candidates.length > CANDIDATES
-  candidates = candidates.slice(0, CANDIDATES)
+  const current = candidatesFor(offset)
+  // `more`: the next page (offset + limit, same limit) returns at least one hit, i.e. its
+  // candidates outnumber offset + limit (the first hit of a page is never a duplicate).
+  const more = current.rows.length > offset + limit || candidatesFor(offset + limit).rows.length > offset + limit
+  let candidates = current.rows.slice(0, current.ranked).map((c) => ({ ...c }))
   if (candidates.length > 0) {
     const texts = db.prepare(`SELECT mid, text FROM messages WHERE mid IN ${inList(candidates.length)}`).all(...candidates.map((c) => c.mid)) as { mid: number; text: string }[]
     const byMid = new Map(texts.map((t) => [t.mid, t.text]))
@@ -104,7 +113,7 @@ export function searchCatalog(db: Database.Database, homes: readonly string[], q
   if (filters.sort === 'recent') candidates.sort((a, b) => (b.created_at ?? 0) - (a.created_at ?? 0) || b.mid - a.mid)
   else candidates.sort((a, b) => b.score! - a.score! || b.mid - a.mid)
   const page = candidates.slice(offset, offset + limit)
-  if (page.length === 0) return done([], false)
+  if (page.length === 0) return done([], more)
   const info = db.prepare(
     `SELECT m.mid, m.seq, m.node_id, m.role, m.created_at, m.model, m.tool_names, s.agent, s.session_id, s.title, s.project
      FROM messages m JOIN sessions s ON s.sid = m.sid WHERE m.mid = ?`,
@@ -130,5 +139,5 @@ export function searchCatalog(db: Database.Database, homes: readonly string[], q
     if (tools) hit.toolNames = tools.split(/\s+/)
     hits.push(hit)
   }
-  return done(hits, candidates.length > offset + limit || (candidates.length >= offset + limit && (overflow || !exhausted())))
+  return done(hits, more)
 }

@@ -70,3 +70,13 @@ describe('hidden sessions (Devin hidden = 1)', () => {
     expect(hiddenCount(lib)).toBe(1)
   })
 })
+
+describe('buildLibraryTree: one folder spelled two ways', () => {
+  it('groups c:\\… and C:\\… (Codex VS Code extension vs CLI) as one project', () => {
+    const tree = buildLibraryTree(library([
+      summary('a', { agent: 'codex', workingDirectory: 'c:\\Users\\shahh\\app', createdAt: 1 }),
+      summary('b', { agent: 'codex', workingDirectory: 'C:\\Users\\shahh\\app', createdAt: 2 }),
+    ]))
+    expect(tree[0]!.projects.map((p) => p.count)).toEqual([2])
+  })
+})

@@ -15,6 +15,7 @@ import { type ConvertOptions, type ConvertPlan, type ConvertResult, describeWarn
 import { type AgentId, isAgentId } from '../shared/ir'
 import type { SepiaService } from '../main/api'
 import { AGENTS } from '../main/agents/registry'
+import { oneLine } from '../main/ir/build'
 
 /** Ids of the agents Sepia can write a session into (`capabilities.canWrite` in the registry, src/main/agents/registry.ts). */
 export const CONVERT_TARGETS: readonly AgentId[] = AGENTS.filter((a) => a.capabilities.canWrite && a.write !== undefined).map((a) => a.id)
@@ -68,7 +69,7 @@ function warningLines(plan: ConvertPlan): string[] {
 }
 
 function describeSource(plan: ConvertPlan): string {
-  return `${plan.source.agent} session ${plan.source.id}${plan.source.title ? ` ("${plan.source.title.slice(0, 60)}")` : ''}`
+  return `${plan.source.agent} session ${plan.source.id}${plan.source.title ? ` ("${oneLine(plan.source.title, 60)}")` : ''}`
 }
 
 /** The plan as text. */

@@ -2,7 +2,10 @@
  * Where the CLI cuts a title or names a follow-up command: a cut title ends with "…" (never a
  * silent cut mid-word or mid-backtick), and "Run sepia list" carries the --home the user passed.
  */
+import { Writable } from 'node:stream'
 import { describe, expect, it } from 'vitest'
+import { main } from '../src/cli/index'
+import { listCommand } from '../src/cli/terminal'
 import { formatPlan } from '../src/cli/convert'
 import type { ConvertPlan } from '../src/shared/convert'
 
@@ -30,5 +33,26 @@ describe('sepia convert --dry-run title', () => {
   })
   it('leaves a short title whole', () => {
     expect(formatPlan(plan('Fix the build'))).toContain('("Fix the build")')
+  })
+})
+
+async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = ''
+  let err = ''
+  const o = new Writable({ write: (c, _e, cb) => ((out += String(c)), cb()) })
+  const e = new Writable({ write: (c, _e, cb) => ((err += String(c)), cb()) })
+  const code = await main(argv, o as unknown as NodeJS.WritableStream, e as unknown as NodeJS.WritableStream)
+  return { code, out, err }
+}
+
+describe('"Run sepia list" hints', () => {
+  it('repeats the --home the user passed', async () => {
+    const r = await cli('show', 'nonexistent', '--home', 'fixtures/cline-3x/home')
+    expect(r.code).toBe(1)
+    expect(r.err).toContain('Run "sepia list --home fixtures/cline-3x/home" to see the ids.')
+  })
+  it('shell-quotes each home and adds none when none was passed', () => {
+    expect(listCommand(['/a b', "/it's", '/plain'])).toBe("sepia list --home '/a b' --home '/it'\\''s' --home /plain")
+    expect(listCommand([])).toBe('sepia list')
   })
 })

@@ -2,6 +2,9 @@
  * Where the CLI cuts a title or names a follow-up command: a cut title ends with "…" (never a
  * silent cut mid-word or mid-backtick), and "Run sepia list" carries the --home the user passed.
  */
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { Writable } from 'node:stream'
 import { describe, expect, it } from 'vitest'
 import { main } from '../src/cli/index'
@@ -54,5 +57,28 @@ describe('"Run sepia list" hints', () => {
   it('shell-quotes each home and adds none when none was passed', () => {
     expect(listCommand(['/a b', "/it's", '/plain'])).toBe("sepia list --home '/a b' --home '/it'\\''s' --home /plain")
     expect(listCommand([])).toBe('sepia list')
+  })
+})
+
+describe('a home with only history Sepia cannot read yet', () => {
+  const home = 'fixtures/public-real/aider/zen-mcp-interrupted/home'
+  it('sepia export --all names the agent instead of "no sessions"', async () => {
+    const outDir = mkdtempSync(join(tmpdir(), 'sepia-unread-'))
+    try {
+      const r = await cli('export', '--all', '--home', home, '--format', 'md', '--out', outDir)
+      expect(r.code).toBe(1)
+      expect(r.err).toContain('The open folders hold no sessions Sepia can read; it found Aider history, which Sepia cannot read yet.')
+      expect(readdirSync(outDir)).toEqual([])
+    } finally {
+      rmSync(outDir, { recursive: true, force: true })
+    }
+  })
+  it('sepia list says so after the count', async () => {
+    const r = await cli('list', '--home', home)
+    expect(r.code).toBe(0)
+    expect(r.out.split('\n').slice(0, 2)).toEqual([expect.stringMatching(/^0 session\(s\) in /), 'No session Sepia can read; it found Aider history, which Sepia cannot read yet.'])
+  })
+  it('sepia list on a home with sessions adds no such line', async () => {
+    expect((await cli('list', '--home', 'fixtures/cline-3x/home')).out).not.toContain('cannot read yet')
   })
 })

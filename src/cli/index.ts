@@ -37,6 +37,7 @@ import { DOCTOR_USAGE, runDoctor } from './doctor'
 import { AGENTS } from '../main/agents/registry'
 import { projectKey } from '../shared/project-key'
 import { runMcpServer } from '../main/mcp/server'
+import { unreadAgentNames, unreadSentence } from '../main/health/unread'
 
 const USAGE = `Usage:
   sepia list  [--home DIR] [--all] [--json]     list sessions (agent, project, title); --all adds the ones their agent hides
@@ -117,7 +118,11 @@ export async function main(argv: string[], out: NodeJS.WritableStream = process.
       case 'list': {
         const lib = await api.getLibrary()
         if (values.json) out.write(JSON.stringify({ homes: lib.homes, sessions: lib.sessions, diagnostics: lib.diagnostics }, null, 2) + '\n')
-        else out.write(safeText(formatList(lib.sessions, lib.homes.map((h) => h.path + (h.isDemo ? ' (demo)' : '')), values.all === true)))
+        else {
+          // No session to list: say which agents' history is here that Sepia cannot read yet (src/main/health/unread.ts).
+          const unread = lib.sessions.length === 0 ? await unreadAgentNames(api.library.openHomes.map((h) => h.layout)) : []
+          out.write(safeText(formatList(lib.sessions, lib.homes.map((h) => h.path + (h.isDemo ? ' (demo)' : '')), values.all === true, unread)))
+        }
         if (!values.json) writeDiagnostics(err, lib.diagnostics)
         return 0
       }
@@ -192,10 +197,11 @@ export async function main(argv: string[], out: NodeJS.WritableStream = process.
 }
 
 /** The `sepia list` text: sessions by agent and project; sessions the agent hides (Devin `hidden = 1`) only with `--all`. */
-function formatList(all: SessionSummary[], homes: string[], showHidden: boolean): string {
+function formatList(all: SessionSummary[], homes: string[], showHidden: boolean, unread: readonly string[] = []): string {
   const sessions = showHidden ? all : all.filter((s) => !s.hidden)
   const hidden = all.length - sessions.length
   const lines = [`${sessions.length} session(s) in ${homes.join(', ')}${hidden ? ` (${hidden} hidden by their agent not shown: --all lists them)` : ''}`]
+  if (unread.length > 0) lines.push(`No session Sepia can read; ${unreadSentence(unread)}`)
   const byAgent = new Map<string, SessionSummary[]>()
   for (const s of sessions) byAgent.set(s.agent, [...(byAgent.get(s.agent) ?? []), s])
   for (const [agent, list] of byAgent) {

@@ -15,6 +15,7 @@ import { SepiaError } from '../shared/api'
 import type { CheckpointInfo, CheckpointList, RestorePreview } from '../shared/checkpoints'
 import type { AgentId } from '../shared/ir'
 import type { SepiaService } from '../main/api'
+import { sessionNotFound } from './terminal'
 
 /** Options the checkpoint commands read from the parsed command line. */
 export interface CheckpointCliOptions {
@@ -24,18 +25,20 @@ export interface CheckpointCliOptions {
   repo?: string
   dryRun?: boolean
   files?: string
+  /** The `--home` arguments as passed (repeated in hints such as "Run sepia list --home DIR"). */
+  homes?: string[]
 }
 
 type Out = NodeJS.WritableStream
 
 const MARK = { added: 'A', modified: 'M', deleted: 'D', unchanged: '=' } as const
 
-async function findSession(api: SepiaService, id: string, agent?: string): Promise<{ agent: AgentId; id: string }> {
+async function findSession(api: SepiaService, id: string, agent?: string, homes?: readonly string[]): Promise<{ agent: AgentId; id: string }> {
   const lib = await api.getLibrary()
   const matches = lib.sessions.filter((s) => (s.id === id || s.id.startsWith(id)) && (!agent || s.agent === agent))
   const exact = matches.filter((s) => s.id === id)
   const pick = exact.length > 0 ? exact : matches
-  if (pick.length === 0) throw new SepiaError({ code: 'SESSION_NOT_FOUND', message: `No session "${id}" in ${lib.homes.map((h) => h.path).join(', ')}. Run "sepia list" to see the ids.` })
+  if (pick.length === 0) throw sessionNotFound(id, lib.homes.map((h) => h.path), homes)
   if (pick.length > 1) throw new SepiaError({ code: 'BAD_ARGUMENT', message: `"${id}" matches ${pick.length} sessions; give more of the id or --agent.` })
   return { agent: pick[0]!.agent, id: pick[0]!.id }
 }
@@ -93,7 +96,7 @@ export async function runCheckpoints(api: SepiaService, args: string[], o: Check
     err.write('sepia checkpoints needs a session id.\n')
     return 2
   }
-  const s = await findSession(api, args[0], o.agent)
+  const s = await findSession(api, args[0], o.agent, o.homes)
   const list = await api.listCheckpoints(s.agent, s.id, location(api, o))
   out.write(o.json ? JSON.stringify({ agent: s.agent, sessionId: s.id, ...list }, null, 2) + '\n' : formatList(`${s.agent} ${s.id}`, list))
   return 0
@@ -105,7 +108,7 @@ export async function runRestore(api: SepiaService, args: string[], o: Checkpoin
     err.write('sepia restore needs a session id and a checkpoint (see "sepia checkpoints <session-id>").\n')
     return 2
   }
-  const s = await findSession(api, args[0], o.agent)
+  const s = await findSession(api, args[0], o.agent, o.homes)
   const loc = location(api, o)
   const list = await api.listCheckpoints(s.agent, s.id, loc)
   const cp = pickCheckpoint(list.checkpoints, args[1])

@@ -15,6 +15,8 @@ import { type ConvertOptions, type ConvertPlan, type ConvertResult, describeWarn
 import { type AgentId, isAgentId } from '../shared/ir'
 import type { SepiaService } from '../main/api'
 import { AGENTS } from '../main/agents/registry'
+import { oneLine } from '../main/ir/build'
+import { sessionNotFound } from './terminal'
 
 /** Ids of the agents Sepia can write a session into (`capabilities.canWrite` in the registry, src/main/agents/registry.ts). */
 export const CONVERT_TARGETS: readonly AgentId[] = AGENTS.filter((a) => a.capabilities.canWrite && a.write !== undefined).map((a) => a.id)
@@ -54,6 +56,8 @@ export interface ConvertCliOptions {
   dryRun?: boolean
   textOnly?: boolean
   json?: boolean
+  /** The `--home` arguments as passed (repeated in hints such as "Run sepia list --home DIR"). */
+  homes?: string[]
 }
 
 type Out = NodeJS.WritableStream
@@ -68,7 +72,7 @@ function warningLines(plan: ConvertPlan): string[] {
 }
 
 function describeSource(plan: ConvertPlan): string {
-  return `${plan.source.agent} session ${plan.source.id}${plan.source.title ? ` ("${plan.source.title.slice(0, 60)}")` : ''}`
+  return `${plan.source.agent} session ${plan.source.id}${plan.source.title ? ` ("${oneLine(plan.source.title, 60)}")` : ''}`
 }
 
 /** The plan as text. */
@@ -117,7 +121,7 @@ export async function runConvert(api: SepiaService, args: string[], o: ConvertCl
   const matches = lib.sessions.filter((s) => (s.id === id || s.id.startsWith(id)) && (!o.agent || s.agent === o.agent))
   const exact = matches.filter((s) => s.id === id)
   const pick = exact.length > 0 ? exact : matches
-  if (pick.length === 0) throw new SepiaError({ code: 'SESSION_NOT_FOUND', message: `No session "${id}" in ${lib.homes.map((h) => h.path).join(', ')}. Run "sepia list" to see the ids.` })
+  if (pick.length === 0) throw sessionNotFound(id, lib.homes.map((h) => h.path), o.homes)
   if (pick.length > 1) throw new SepiaError({ code: 'BAD_ARGUMENT', message: `"${id}" matches ${pick.length} sessions; give more of the id or --agent.` })
   const source = pick[0]!
   const options: ConvertOptions = { textOnly: o.textOnly === true }

@@ -15,6 +15,7 @@ import type { ExportSelection } from '../shared/export'
 import type { SepiaService } from '../main/api'
 import { isExportFormat } from '../main/export'
 import { resolveHome } from '../main/platform'
+import { sessionNotFound } from './terminal'
 
 /** Usage lines of the two commands (inserted in the CLI's usage text). */
 export const EXPORT_USAGE = `  sepia export <session-id>... | --project P | --all  --format md|html|json|atif|pdf --out DIR
@@ -53,7 +54,7 @@ export async function runExport(api: SepiaService, ids: string[], o: ExportCliOp
       const matches = lib.sessions.filter((s) => (s.id === id || s.id.startsWith(id)) && (!o.agent || s.agent === o.agent))
       const exact = matches.filter((s) => s.id === id)
       const pick = exact.length > 0 ? exact : matches
-      if (pick.length === 0) throw new SepiaError({ code: 'SESSION_NOT_FOUND', message: `No session "${id}" in ${lib.homes.map((h) => h.path).join(', ')}. Run "sepia list" to see the ids.` })
+      if (pick.length === 0) throw sessionNotFound(id, lib.homes.map((h) => h.path), o.homes)
       if (pick.length > 1) throw new SepiaError({ code: 'BAD_ARGUMENT', message: `"${id}" matches ${pick.length} sessions; give more of the id or --agent.` })
       return { agent: pick[0]!.agent, id: pick[0]!.id }
     })

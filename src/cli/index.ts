@@ -25,7 +25,7 @@ import { createApi } from '../main/api'
 import { processContext } from '../main/host'
 import { sessionToMarkdown } from '../main/export/markdown'
 import { runServe } from './serve'
-import { safeText, writeDiagnostics } from './terminal'
+import { safeText, sessionNotFound, writeDiagnostics } from './terminal'
 import { AGENT_IDS, isAgentId } from '../shared/ir'
 import { EXPORT_USAGE, runCollect, runExport, type ExportCliOptions } from './export'
 import { CHECKPOINT_USAGE, runCheckpointCommand } from './checkpoints'
@@ -37,6 +37,7 @@ import { DOCTOR_USAGE, runDoctor } from './doctor'
 import { AGENTS } from '../main/agents/registry'
 import { projectKey } from '../shared/project-key'
 import { runMcpServer } from '../main/mcp/server'
+import { unreadAgentNames, unreadSentence } from '../main/health/unread'
 
 const USAGE = `Usage:
   sepia list  [--home DIR] [--all] [--json]     list sessions (agent, project, title); --all adds the ones their agent hides
@@ -117,7 +118,11 @@ export async function main(argv: string[], out: NodeJS.WritableStream = process.
       case 'list': {
         const lib = await api.getLibrary()
         if (values.json) out.write(JSON.stringify({ homes: lib.homes, sessions: lib.sessions, diagnostics: lib.diagnostics }, null, 2) + '\n')
-        else out.write(safeText(formatList(lib.sessions, lib.homes.map((h) => h.path + (h.isDemo ? ' (demo)' : '')), values.all === true)))
+        else {
+          // No session to list: say which agents' history is here that Sepia cannot read yet (src/main/health/unread.ts).
+          const unread = lib.sessions.length === 0 ? await unreadAgentNames(api.library.openHomes.map((h) => h.layout)) : []
+          out.write(safeText(formatList(lib.sessions, lib.homes.map((h) => h.path + (h.isDemo ? ' (demo)' : '')), values.all === true, unread)))
+        }
         if (!values.json) writeDiagnostics(err, lib.diagnostics)
         return 0
       }
@@ -132,7 +137,7 @@ export async function main(argv: string[], out: NodeJS.WritableStream = process.
         const matches = lib.sessions.filter((s) => (s.id === id || s.id.startsWith(id)) && (!values.agent || s.agent === values.agent))
         const exact = matches.filter((s) => s.id === id)
         const pick = exact.length > 0 ? exact : matches
-        if (pick.length === 0) throw new SepiaError({ code: 'SESSION_NOT_FOUND', message: `No session "${id}" in ${lib.homes.map((h) => h.path).join(', ')}. Run "sepia list" to see the ids.` })
+        if (pick.length === 0) throw sessionNotFound(id, lib.homes.map((h) => h.path), values.home)
         if (pick.length > 1) {
           const names = pick.slice(0, 10).map((s) => `  ${s.agent}  ${s.id}  ${s.title ?? ''}`.trimEnd())
           throw new SepiaError({ code: 'BAD_ARGUMENT', message: safeText(`"${id}" matches ${pick.length} sessions; give more of the id or --agent:\n${names.join('\n')}${pick.length > 10 ? '\n  …' : ''}`) })
@@ -146,7 +151,7 @@ export async function main(argv: string[], out: NodeJS.WritableStream = process.
       case 'restore':
       case 'undo-restore':
       case 'restores':
-        return await runCheckpointCommand(command, api, rest, { json: values.json, agent: values.agent, to: values.to, repo: values.repo, dryRun: values['dry-run'], files: values.files }, out, err)
+        return await runCheckpointCommand(command, api, rest, { json: values.json, agent: values.agent, to: values.to, repo: values.repo, dryRun: values['dry-run'], files: values.files, homes: values.home ?? [] }, out, err)
       case 'export':
       case 'collect': {
         const o: ExportCliOptions = {
@@ -171,7 +176,7 @@ export async function main(argv: string[], out: NodeJS.WritableStream = process.
       case 'timeline':
         return await runTimeline(api, { agent: values.agent, session: values.session, project: values.project, csv: values.csv, jsonl: values.jsonl, json: values.json }, out, err)
       case 'convert':
-        return await runConvert(api, rest, { to: values.to, agent: values.agent, targetHome: values['target-home'], project: values.project, dryRun: values['dry-run'], textOnly: values['text-only'], json: values.json }, out, err)
+        return await runConvert(api, rest, { to: values.to, agent: values.agent, targetHome: values['target-home'], project: values.project, dryRun: values['dry-run'], textOnly: values['text-only'], json: values.json, homes: values.home ?? [] }, out, err)
       case 'doctor':
         return await runDoctor(api, { json: values.json ?? false, ...(values.report !== undefined ? { report: values.report } : {}), ...(values.out !== undefined ? { out: values.out } : {}) }, out)
       case 'mcp':
@@ -192,10 +197,11 @@ export async function main(argv: string[], out: NodeJS.WritableStream = process.
 }
 
 /** The `sepia list` text: sessions by agent and project; sessions the agent hides (Devin `hidden = 1`) only with `--all`. */
-function formatList(all: SessionSummary[], homes: string[], showHidden: boolean): string {
+function formatList(all: SessionSummary[], homes: string[], showHidden: boolean, unread: readonly string[] = []): string {
   const sessions = showHidden ? all : all.filter((s) => !s.hidden)
   const hidden = all.length - sessions.length
   const lines = [`${sessions.length} session(s) in ${homes.join(', ')}${hidden ? ` (${hidden} hidden by their agent not shown: --all lists them)` : ''}`]
+  if (unread.length > 0) lines.push(`No session Sepia can read; ${unreadSentence(unread)}`)
   const byAgent = new Map<string, SessionSummary[]>()
   for (const s of sessions) byAgent.set(s.agent, [...(byAgent.get(s.agent) ?? []), s])
   for (const [agent, list] of byAgent) {

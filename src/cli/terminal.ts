@@ -4,6 +4,8 @@
  * character except newline and tab; JSON output is already escaped by JSON.stringify.
  */
 import type { Diagnostic } from '../shared/ir'
+import { SepiaError } from '../shared/api'
+import { shellQuote } from '../shared/convert'
 
 // C0 controls except \t (09) and \n (0a), DEL, and C1 controls.
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g
@@ -23,4 +25,20 @@ export function writeDiagnostics(err: NodeJS.WritableStream, diagnostics: readon
     err.write(safeText(`${label[d.severity]}: ${d.path}${d.line ? `:${d.line}` : ''}: ${d.message}`.slice(0, 2000)) + '\n')
   }
   if (diagnostics.length > max) err.write(`… and ${diagnostics.length - max} more problem(s); use --json to see them all.\n`)
+}
+
+/**
+ * The `sepia list` command that lists what this run read: `sepia list` plus the `--home` arguments
+ * the user passed, as passed, each POSIX shell-quoted (`sepia list --home 'My Home'`).
+ */
+export function listCommand(homes: readonly string[] = []): string {
+  return ['sepia list', ...homes.map((h) => `--home ${shellQuote(h)}`)].join(' ')
+}
+
+/**
+ * The `SESSION_NOT_FOUND` error for a session id matching nothing in `searched` (the home folders
+ * read, as paths); the hint repeats the user's `--home` arguments (`homes`).
+ */
+export function sessionNotFound(id: string, searched: readonly string[], homes: readonly string[] = []): SepiaError {
+  return new SepiaError({ code: 'SESSION_NOT_FOUND', message: `No session "${id}" in ${searched.join(', ')}. Run "${listCommand(homes)}" to see the ids.` })
 }

@@ -14,6 +14,7 @@ import type { PathPolicy } from '../paths'
 import { isInside } from '../paths'
 import type { HomeLayout } from '../platform'
 import { exportSessions, FORMAT_FILES, isExportFormat, renderExport, type ExportDeps, type ExportFormat } from './index'
+import { unreadAgentNames, unreadSentence } from '../health/unread'
 
 /** What the export methods need from the API. */
 export interface ExportServiceDeps {
@@ -62,7 +63,7 @@ export function createExportMethods(d: ExportServiceDeps): Pick<SepiaApi, 'expor
         task.report(0, 0, 'scan')
         await d.init()
         const lib = await d.library.load()
-        const picked = select(lib.sessions, request.sessions)
+        const picked = select(lib.sessions, request.sessions, lib.sessions.length === 0 ? await unreadAgentNames(d.library.openHomes.map((h) => h.layout)) : [])
         const outDir = request.outDir === undefined ? resolve(d.appDataDir, 'exports', stamp(d.now())) : await d.paths.checkWrite(request.outDir, 'The export folder', { operation: 'export', grant: request.grant })
         for (const h of d.library.openHomes) {
           for (const root of storeRoots(h.layout)) {
@@ -94,8 +95,12 @@ export function createExportMethods(d: ExportServiceDeps): Pick<SepiaApi, 'expor
   }
 }
 
-/** The sessions a selection names, in the library's order (newest first) or the list's order. */
-export function select(sessions: readonly SessionSummary[], selection: unknown): SessionSummary[] {
+/**
+ * The sessions a selection names, in the library's order (newest first) or the list's order.
+ * `unread` names agents Sepia cannot read whose history the open folders hold (said when `{all}`
+ * finds nothing). Throws `SESSION_NOT_FOUND` when nothing matches, `BAD_ARGUMENT` for a bad selection.
+ */
+export function select(sessions: readonly SessionSummary[], selection: unknown, unread: readonly string[] = []): SessionSummary[] {
   if (Array.isArray(selection)) {
     if (selection.length === 0) throw bad('Choose at least one session to export.')
     const byKey = new Map(sessions.map((s) => [`${s.agent}/${s.id}`, s]))
@@ -117,7 +122,7 @@ export function select(sessions: readonly SessionSummary[], selection: unknown):
     return out
   }
   if (selection && typeof selection === 'object' && (selection as { all?: unknown }).all === true) {
-    if (sessions.length === 0) throw new SepiaError({ code: 'SESSION_NOT_FOUND', message: 'The open folders hold no sessions to export.' })
+    if (sessions.length === 0) throw new SepiaError({ code: 'SESSION_NOT_FOUND', message: unread.length > 0 ? `The open folders hold no sessions Sepia can read; ${unreadSentence(unread)}` : 'The open folders hold no sessions to export.' })
     return [...sessions]
   }
   throw bad('Say which sessions to export: a list of {agent, id}, {project}, or {all: true}.')

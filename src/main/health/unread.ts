@@ -72,3 +72,19 @@ export async function findUnreadStores(layout: HomeLayout): Promise<UnreadStore[
   }
   return [...found].map(([agentName, paths]) => ({ agentName, paths: paths.slice(0, KEEP_PATHS), count: paths.length }))
 }
+
+/**
+ * The names of the agents Sepia cannot read yet whose history is under any of `layouts`
+ * ("Aider", "Crush", "Goose"; each once, in the order found). Reads directory listings only.
+ */
+export async function unreadAgentNames(layouts: readonly HomeLayout[]): Promise<string[]> {
+  const names = new Set<string>()
+  for (const layout of layouts) for (const u of await findUnreadStores(layout)) names.add(u.agentName)
+  return [...names]
+}
+
+/** "it found Aider history, which Sepia cannot read yet." for `names` (non-empty), joined with "and". */
+export function unreadSentence(names: readonly string[]): string {
+  const list = names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`
+  return `it found ${list} history, which Sepia cannot read yet.`
+}

@@ -1,12 +1,12 @@
 /**
- * Issue 15: the built bundle starts its catalog indexing workers. Rollup puts `startWorker()` in
- * `out/main/chunks/host-*.js` while the worker entry is `out/main/catalog-worker.js`; the built
+ * Issue 15: the built bundle starts its catalog indexing workers. Rollup puts `startWorker()` in a
+ * shared chunk (`out/main/chunks/<name>-*.js`) while the worker entry is `out/main/catalog-worker.js`; the built
  * code must find that file. Uses the bundle `npm test` built (builds it when missing), then runs the built CLI on a
  * fixture home with SEPIA_DEBUG_WORKERS=1 (pool.ts reports how indexing runs) and a 1-byte
  * worker threshold, so even the small fixture is indexed on a worker.
  */
 import { execFileSync, spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -24,7 +24,8 @@ describe('built bundle: catalog worker', () => {
     // tests running beside this one, so build only when there is no bundle yet.
     if (!existsSync(join(ROOT, 'out/main/cli.js'))) execFileSync('npx', ['electron-vite', 'build'], { cwd: ROOT, stdio: 'ignore' })
     const chunks = join(ROOT, 'out/main/chunks')
-    const host = readdirSync(chunks).find((f) => f.startsWith('host-') && f.endsWith('.js'))
+    // The chunk rollup put startWorker() in (its name follows the chunk's content: host-*, validate-*…).
+    const host = readdirSync(chunks).find((f) => f.endsWith('.js') && readFileSync(join(chunks, f), 'utf8').includes('function builtWorkerPath('))
     expect(host).toBeDefined()
     // The path the built code resolves, computed by the built module itself.
     const mod = (await import(pathToFileURL(join(chunks, host!)).href)) as Record<string, unknown>

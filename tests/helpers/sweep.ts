@@ -78,6 +78,8 @@ export const READ_SWEEP: Record<string, Plan> = {
   pickFolder: () => [[]],
   approveFolder: (e) => [[e.tempDir('approve'), 'export']],
   getSessionPage: (e) => [...e.sessions.map((s) => [s.agent, s.id]), ...e.onePerAgent.map((s) => [s.agent, s.id, { offset: 0, limit: 5, maxChars: 60 }])],
+  // Words a seeded secret or a fixture holds, and one that matches nothing.
+  findInSession: (e) => e.onePerAgent.flatMap((s) => [[s.agent, s.id, 'the'], [s.agent, s.id, 'sk-', { includeMeta: true, limit: 5 }], [s.agent, s.id, 'zzqx-none']]),
   getSessionNode: (e) =>
     okValues<{ agent: string; id: string; nodes: { nodeId: string }[] }>(e, 'getSession')
       .filter(({ value }) => e.onePerAgent.some((s) => s.id === value.id && s.agent === value.agent))

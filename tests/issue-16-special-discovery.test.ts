@@ -1,0 +1,53 @@
+/**
+ * Issue 16 ("every dropped or skipped thing has a diagnostic"): a FIFO or a link to /dev/zero
+ * named like a Claude Code transcript or a Codex rollout is skipped at discovery with a warning
+ * naming it, instead of disappearing silently (found by `npm run fuzz`).
+ */
+import { execFileSync } from 'node:child_process'
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { AGENTS } from '../src/main/agents/registry'
+import { layoutForHome } from '../src/main/platform'
+
+const made: string[] = []
+afterAll(() => made.forEach((d) => rmSync(d, { recursive: true, force: true })))
+
+async function discover(agentId: string, home: string) {
+  const agent = AGENTS.find((a) => a.id === agentId)!
+  return agent.discover(await layoutForHome({ home }), { now: () => 0 })
+}
+
+describe.skipIf(process.platform === 'win32')('special files named like a session are named, not dropped', () => {
+  it('Claude Code: a FIFO transcript and a /dev/zero sub-agent transcript', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'sepia-special-cc-'))
+    made.push(home)
+    const project = join(home, '.claude/projects/-home-ana-src-api')
+    const sub = join(project, '11111111-1111-4111-8111-111111111111/subagents')
+    mkdirSync(sub, { recursive: true })
+    const fifo = join(project, '22222222-2222-4222-8222-222222222222.jsonl')
+    execFileSync('mkfifo', [fifo])
+    const zero = join(sub, 'agent-a3f2b5aeb6dc75f4e.jsonl')
+    symlinkSync('/dev/zero', zero)
+    const found = await discover('claude-code', home)
+    expect(found.refs).toEqual([])
+    for (const path of [fifo, zero]) {
+      const named = found.diagnostics.filter((d) => d.path === path)
+      expect(named, path).toHaveLength(1)
+      expect(named[0]!.message).toMatch(/not a regular file/)
+    }
+  })
+
+  it('Codex: a rollout linked to /dev/zero', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'sepia-special-codex-'))
+    made.push(home)
+    const day = join(home, '.codex/sessions/2026/11/30')
+    mkdirSync(day, { recursive: true })
+    const zero = join(day, 'rollout-2026-11-30T07-02-46-01a22b43-64f5-7001-a0f5-62902c07c581.jsonl')
+    symlinkSync('/dev/zero', zero)
+    const found = await discover('codex', home)
+    expect(found.refs).toEqual([])
+    expect(found.diagnostics.filter((d) => d.path === zero).map((d) => d.message)).toEqual([expect.stringMatching(/not a regular file/)])
+  })
+})

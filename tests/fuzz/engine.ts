@@ -9,8 +9,8 @@
  * Used by tests/fuzz.test.ts (a short seeded run inside `npm test`) and by tests/fuzz/run.ts
  * (`npm run fuzz -- --cases N --seconds S [--seed K]`). The report counts four failures that must
  * all be 0: crashes (the worker died, or discovery threw, or a session not built from the mutated
- * file was lost), hangs (no answer in `fileMs`), unbounded reads (worker heap above `heapCapMb`
- * after a read), and silent drops (a session built from the mutated file, present before, that
+ * file was lost), hangs (no answer in `fileMs`), unbounded reads (worker heap after a collection,
+ * with the sessions read still held, above `heapCapMb`), and silent drops (a session built from the mutated file, present before, that
  * is gone with no diagnostic naming the file; or a transcript that no longer parses read with no
  * diagnostic naming it).
  */

@@ -1,6 +1,6 @@
 /**
  * Issue 16 ("every dropped or skipped thing has a diagnostic"): a FIFO or a link to /dev/zero
- * named like a Claude Code transcript or a Codex rollout is skipped at discovery with a warning
+ * named like a Claude Code, Cursor agent or Codex transcript is skipped at discovery with a warning
  * naming it, instead of disappearing silently (found by `npm run fuzz`).
  */
 import { execFileSync } from 'node:child_process'
@@ -37,6 +37,24 @@ describe.skipIf(process.platform === 'win32')('special files named like a sessio
       expect(named, path).toHaveLength(1)
       expect(named[0]!.message).toMatch(/not a regular file/)
     }
+  })
+
+  it('Cursor agent: a FIFO transcript, a /dev/zero sub-agent and a FIFO store.db', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'sepia-special-ca-'))
+    made.push(home)
+    const dir = join(home, '.cursor/projects/home-ana-src-api/agent-transcripts')
+    const id = '8a0f3e4b-5d77-4c3b-8c6e-bf4d5b9a7ea3'
+    mkdirSync(join(dir, id, 'subagents'), { recursive: true })
+    const fifo = join(dir, id, `${id}.jsonl`)
+    execFileSync('mkfifo', [fifo])
+    const zero = join(dir, id, 'subagents', 'b1c2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e.jsonl')
+    symlinkSync('/dev/zero', zero)
+    const acp = join(home, '.cursor/acp-sessions/6e8d1c2f-3b55-4a1f-8a4c-9d2b3f7e5c81')
+    mkdirSync(acp, { recursive: true })
+    const db = join(acp, 'store.db')
+    execFileSync('mkfifo', [db])
+    const found = await discover('cursor-agent', home)
+    for (const path of [fifo, zero, db]) expect(found.diagnostics.filter((d) => d.path === path).map((d) => d.message), path).toEqual([expect.stringMatching(/not a regular file/)])
   })
 
   it('Codex: a rollout linked to /dev/zero', async () => {

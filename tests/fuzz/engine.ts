@@ -243,7 +243,9 @@ export async function runFuzz(opts: FuzzOptions = {}): Promise<FuzzReport> {
       ]
       if (lost.length) report.crashes.push(`${where}: the rest did not load: lost ${[...new Set(lost)].slice(0, 3).join(', ')}`)
       // Sessions of this file that were there before and are gone now: a diagnostic must name the file.
-      const dropped = t.baseline.sessions.filter((id) => t.sessionsOf.has(id) && !loaded.has(id))
+      // (A session still discovered but whose ref no longer names this file is not read by a
+      // file-scoped read; it is not gone.)
+      const dropped = t.baseline.sessions.filter((id) => t.sessionsOf.has(id) && !loaded.has(id) && !found.has(id))
       if (dropped.length && !named) report.silentDrops.push(`${where}: ${dropped.length} session(s) gone with no diagnostic naming the file, e.g. ${dropped.slice(0, 3).join(', ')}`)
     } finally {
       lock?.close()

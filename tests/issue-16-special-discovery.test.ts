@@ -1,6 +1,6 @@
 /**
  * Issue 16 ("every dropped or skipped thing has a diagnostic"): a FIFO or a link to /dev/zero
- * named like a Claude Code, Cursor agent or Codex transcript is skipped at discovery with a warning
+ * named like a Claude Code, Cursor agent, Gemini or Codex transcript is skipped at discovery with a warning
  * naming it, instead of disappearing silently (found by `npm run fuzz`).
  */
 import { execFileSync } from 'node:child_process'
@@ -55,6 +55,18 @@ describe.skipIf(process.platform === 'win32')('special files named like a sessio
     execFileSync('mkfifo', [db])
     const found = await discover('cursor-agent', home)
     for (const path of [fifo, zero, db]) expect(found.diagnostics.filter((d) => d.path === path).map((d) => d.message), path).toEqual([expect.stringMatching(/not a regular file/)])
+  })
+
+  it('Gemini: a chats file linked to /dev/zero', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'sepia-special-gemini-'))
+    made.push(home)
+    const chats = join(home, '.gemini/tmp/notes-app/chats')
+    mkdirSync(chats, { recursive: true })
+    const zero = join(chats, 'session-2026-11-30T07-08-bff94a84.jsonl')
+    symlinkSync('/dev/zero', zero)
+    const found = await discover('gemini', home)
+    expect(found.refs).toEqual([])
+    expect(found.diagnostics.filter((d) => d.path === zero).map((d) => d.message)).toEqual([expect.stringMatching(/not a regular file/)])
   })
 
   it('Codex: a rollout linked to /dev/zero', async () => {

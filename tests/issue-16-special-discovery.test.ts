@@ -4,7 +4,7 @@
  * naming it, instead of disappearing silently (found by `npm run fuzz`).
  */
 import { execFileSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs'
+import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -68,6 +68,18 @@ describe.skipIf(process.platform === 'win32')('special files named like a sessio
     expect(found.refs).toEqual([])
     expect(found.diagnostics.filter((d) => d.path === zero).map((d) => d.message)).toEqual([expect.stringMatching(/not a regular file/)])
   })
+
+  it('Cline: a FIFO as state/taskHistory.json does not block discovery (a blocked open would hold a libuv thread forever)', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'sepia-special-cline-'))
+    made.push(home)
+    cpSync(join(__dirname, '../fixtures/real/cline-legacy/home/.cline'), join(home, '.cline'), { recursive: true })
+    const history = join(home, '.cline/data/state/taskHistory.json')
+    rmSync(history, { force: true })
+    execFileSync('mkfifo', [history])
+    const found = await discover('cline', home)
+    expect(found.refs.filter((r) => r.format === 'cline-legacy-task')).toHaveLength(3)
+    expect(found.diagnostics.filter((d) => d.path === history).map((d) => d.message)).toEqual([expect.stringMatching(/not a regular file/)])
+  }, 10_000)
 
   it('Codex: a rollout linked to /dev/zero', async () => {
     const home = mkdtempSync(join(tmpdir(), 'sepia-special-codex-'))

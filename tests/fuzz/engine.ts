@@ -227,6 +227,7 @@ export async function runFuzz(opts: FuzzOptions = {}): Promise<FuzzReport> {
       const where = `${t.agent} ${relative(t.home, t.file)} (${kind})`
       if ('failure' in answer) {
         ;(answer.failure === 'hang' ? report.hangs : report.crashes).push(`${where}: ${answer.detail}`)
+        log(`fuzz: ${answer.failure.toUpperCase()} ${where}: ${answer.detail}`)
         continue
       }
       report.maxHeapMb = Math.max(report.maxHeapMb, Math.round(answer.heapUsed / 2 ** 20))

@@ -14,12 +14,13 @@
  *   `tmp/<slug>/logs.json`, `tmp/<slug>/checkpoint-*.json`.
  */
 import type { Dirent } from 'node:fs'
-import { open, readdir, stat } from 'node:fs/promises'
+import { readdir, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Diagnostic } from '../../../shared/ir'
 import type { HomeLayout } from '../../platform'
 import type { DiscoverResult, ReadContext, StoreRef } from '../types'
 import { FORMAT_JSON, FORMAT_JSONL, FORMAT_SUBAGENT } from './read'
+import { openRegularFile } from '../../util/regular-file'
 
 const SESSION_FILE = /^session-.+\.jsonl?$/
 /** Bytes read from the start of a chats file to find its `sessionId`. */
@@ -63,7 +64,7 @@ async function kindOf(e: Dirent, path: string): Promise<'file' | 'dir' | undefin
 export async function sniffSessionId(path: string): Promise<string | undefined> {
   let head: string
   try {
-    const fh = await open(path, 'r')
+    const fh = await openRegularFile(path)
     try {
       const buf = Buffer.alloc(HEAD_BYTES)
       const { bytesRead } = await fh.read(buf, 0, HEAD_BYTES, 0)

@@ -214,6 +214,8 @@ export function scanGlobal(db: string, diagnostics: Diagnostic[]): GlobalIndex {
     }
     scanHeaders(s, db, out, diagnostics, tables)
     if (tables.has('ItemTable')) scanItemChats(s, out)
+    // An empty (0-byte) or foreign file opens as a database with no tables: say so (issue 16).
+    if (!tables.has('cursorDiskKV') && !tables.has('ItemTable')) diagnostics.push({ severity: 'warning', path: db, message: `${db} has neither a cursorDiskKV nor an ItemTable table (empty or not a Cursor database); no sessions read from it`, agent: 'cursor' })
   })
   return out
 }

@@ -1,4 +1,5 @@
 /** Cursor IDE negative cases (fixtures-negative.ts): each shows a diagnostic, the rest loads. */
+import { writeFileSync } from 'node:fs'
 import Database from 'better-sqlite3'
 import { afterAll, describe, expect, it } from 'vitest'
 import { expectGolden } from '../../../../tests/helpers/golden'
@@ -79,6 +80,21 @@ describe('cursor: a damaged composer row that looks like an unsent draft is name
       expect(named[0]!.message).toMatch(/fullConversationHeadersOnly is object, not a list/)
       // The real unsent draft stays quiet.
       expect(r.discovery.some((x) => x.message.includes(`composerData:${NEG.draft}`))).toBe(false)
+    } finally {
+      closeCursorSnapshots()
+      d.cleanup()
+    }
+  })
+})
+
+describe('cursor: an empty global state.vscdb is named (issue 16, found by npm run fuzz)', () => {
+  it('a 0-byte global database: a diagnostic naming it', async () => {
+    const d = tempHome()
+    try {
+      const db = writeNegativeStore(d.home)
+      writeFileSync(db, '')
+      const r = await readGenerated(cursor, d.home)
+      expect(r.discovery.filter((x) => x.path === db).map((x) => x.message)).toEqual([expect.stringMatching(/neither a cursorDiskKV nor an ItemTable/)])
     } finally {
       closeCursorSnapshots()
       d.cleanup()

@@ -3,6 +3,8 @@
  * and answers counts, so the main thread can kill it on a hang or when memory runs out. Started by
  * tests/fuzz.test.ts with tsx; one message in, one message out per input.
  */
+import { setFlagsFromString } from 'node:v8'
+import { runInNewContext } from 'node:vm'
 import { parentPort } from 'node:worker_threads'
 import { AGENTS } from '../../src/main/agents/registry'
 import { layoutForHome } from '../../src/main/platform'
@@ -29,8 +31,13 @@ export interface FuzzAnswer {
   rejected: { files: string[]; message: string }[]
   /** discover() threw (it must not). */
   discoverThrew?: string
+  /** Bytes of heap in use after a collection, with the sessions read still held (what the read keeps). */
   heapUsed: number
 }
+
+// A collector to call before measuring, so `heapUsed` is what the read keeps, not old garbage.
+setFlagsFromString('--expose-gc')
+const gc = runInNewContext('gc') as () => void
 
 parentPort!.on('message', async (req: FuzzRequest) => {
   // Test hooks for the harness itself: a reader stuck in a loop, and one that eats memory.
@@ -40,6 +47,7 @@ parentPort!.on('message', async (req: FuzzRequest) => {
     for (;;) hoard.push(new Array<number>(1 << 20).fill(hoard.length + 0.5))
   }
   const agent = AGENTS.find((a) => a.id === req.agent)!
+  gc()
   const answer: FuzzAnswer = { seq: req.seq, discovered: [], sessions: [], diagnosticPaths: [], rejected: [], heapUsed: 0 }
   try {
     const layout = await layoutForHome({ home: req.home })
@@ -70,9 +78,12 @@ parentPort!.on('message', async (req: FuzzRequest) => {
       answer.sessions.push(s.id)
       for (const d of s.diagnostics) if (d.severity !== 'info') answer.diagnosticPaths.push(d.path)
     }
+    // Measured while the sessions are still held: the memory the read keeps.
+    gc()
+    answer.heapUsed = process.memoryUsage().heapUsed
   } catch (e) {
     answer.discoverThrew = `setup: ${e instanceof Error ? e.message : String(e)}`
   }
-  answer.heapUsed = process.memoryUsage().heapUsed
+  answer.heapUsed ||= process.memoryUsage().heapUsed
   parentPort!.postMessage(answer)
 })

@@ -6,13 +6,16 @@
  */
 import { cpSync, mkdirSync, mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import type { AgentId } from '../../src/shared/ir'
 import { writeMainHome as writeDevinHome } from '../../src/main/agents/devin/fixtures-homes'
 import { writeCursorHome } from '../../src/main/agents/cursor/fixtures-old'
 import { writeModernStore } from '../../src/main/agents/cursor/fixtures-modern'
 import { writeAgentHome as writeCursorAgentHome } from '../../src/main/agents/cursor-agent/fixtures-home'
-import { REPO_ROOT } from './golden'
+
+/** The repository root (computed here, not imported from ./golden, so the fuzz CLI runs outside Vitest). */
+const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
 
 /** `fixtures/real/<name>/home`. */
 export const realHome = (name: string): string => join(REPO_ROOT, 'fixtures/real', name, 'home')

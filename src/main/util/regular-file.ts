@@ -79,3 +79,19 @@ export async function readRegularBytes(path: string, maxBytes = MAX_WHOLE_FILE_B
     await fh.close()
   }
 }
+
+/**
+ * Open a regular file for reading (for reads of a file's head): never blocks on a FIFO, rejects
+ * with `ENOTREGULAR` for anything else, or the file system error. The caller closes the handle.
+ */
+export async function openRegularFile(path: string): Promise<import('node:fs/promises').FileHandle> {
+  const fh = await open(path, NONBLOCK_READ)
+  try {
+    const st = await fh.stat()
+    if (!st.isFile()) throw notRegular(path, st)
+    return fh
+  } catch (err) {
+    await fh.close()
+    throw err
+  }
+}

@@ -45,14 +45,18 @@ async function isDir(e: Dirent, path: string): Promise<boolean> {
 }
 
 /** A ref for `files` (size summed, newest mtime), or undefined when the primary file is gone. */
-async function makeRef(home: string, sessionId: string, format: string, files: string[], extra: Partial<StoreRef>): Promise<StoreRef | undefined> {
+async function makeRef(home: string, sessionId: string, format: string, files: string[], extra: Partial<StoreRef>, diagnostics: Diagnostic[]): Promise<StoreRef | undefined> {
   let size = 0
   let mtimeMs = 0
   const kept: string[] = []
   for (const f of files) {
     try {
       const s = await stat(f)
-      if (!s.isFile()) continue
+      if (!s.isFile()) {
+        // A FIFO, device or socket named like a transcript (issue 16): skipped, but never silently.
+        diagnostics.push({ severity: 'warning', path: f, message: `${f} is not a regular file (a named pipe, device or socket); Sepia reads only regular files, so it was skipped.`, agent: 'claude-code' })
+        continue
+      }
       size += s.size
       mtimeMs = Math.max(mtimeMs, s.mtimeMs)
       kept.push(f)
@@ -77,7 +81,7 @@ async function subagents(home: string, sessionDir: string, parentId: string, dia
     const id = m[1]!
     const files = [join(dir, name)]
     if (names.has(`agent-${id}.meta.json`)) files.push(join(dir, `agent-${id}.meta.json`))
-    const ref = await makeRef(home, id, FORMAT_SUBAGENT, files, { parentSessionId: parentId })
+    const ref = await makeRef(home, id, FORMAT_SUBAGENT, files, { parentSessionId: parentId }, diagnostics)
     if (ref) refs.push(ref)
   }
   return refs
@@ -100,8 +104,8 @@ async function project(home: string, dir: string, diagnostics: Diagnostic[]): Pr
     const stem = e.name.slice(0, -'.jsonl'.length)
     const legacy = SUBAGENT_FILE.exec(e.name)
     const ref = legacy
-      ? await makeRef(home, legacy[1]!, FORMAT_SUBAGENT, [path], { hints: { legacySubagent: true } })
-      : await makeRef(home, stem, FORMAT_SESSION, [path], {})
+      ? await makeRef(home, legacy[1]!, FORMAT_SUBAGENT, [path], { hints: { legacySubagent: true } }, diagnostics)
+      : await makeRef(home, stem, FORMAT_SESSION, [path], {}, diagnostics)
     if (ref) sessions.push(ref)
   }
   const out: StoreRef[] = []

@@ -11,7 +11,7 @@
  * `state.vscdb` instead, and newer Roo versions write `tasks/<id>/history_item.json`
  * (`fixtures/public/roo-code/vshulcz__deja-vu__history_item.json`), read when present.
  */
-import { readdir, readFile, stat } from 'node:fs/promises'
+import { readdir, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { AgentId, Diagnostic } from '../../../shared/ir'
 import type { HomeLayout } from '../../platform'
@@ -19,6 +19,7 @@ import type { DiscoverResult, StoreRef } from '../types'
 import { isRecord, lineAt, salvageJsonArray } from '../../util/json'
 import { discoverSdk, sizeAndTime } from './discover-sdk'
 import { discoverSecondary } from './secondary/discover'
+import { readRegularFile } from '../../util/regular-file'
 
 /** Store generation name of a legacy task folder (Session.source.format). */
 export const LEGACY_FORMAT = 'cline-legacy-task'
@@ -166,8 +167,10 @@ export async function readTaskHistory(
 ): Promise<Map<string, Record<string, unknown>> | undefined> {
   let text: string
   try {
-    text = await readFile(path, 'utf8')
-  } catch {
+    text = await readRegularFile(path)
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') diagnostics.push({ severity: 'warning', path, message: `Could not read the task history index: ${(err as Error).message}`, agent })
     return undefined
   }
   const parsed = salvageJsonArray(text)

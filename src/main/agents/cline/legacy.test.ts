@@ -1,5 +1,6 @@
 /** Legacy Cline task folders: the real CLI 2.18.0 home, API-history-only tasks, damaged files, forks. */
-import { readFileSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { expectGolden } from '../../../../tests/helpers/golden'
@@ -161,6 +162,29 @@ describe('damaged task files (fixtures/cases/cline/08-truncated-task)', () => {
     const other = h.byId(TOOLS)
     expect(other.nodes.filter((n) => n.toolCalls).length).toBeGreaterThan(0)
     expect(other.diagnostics.map((d) => d.severity)).toEqual(['info']) // copied without its index entry
+  })
+
+  it('a damaged or unreadable API history beside a good ui_messages.json is named, not ignored (issue 16)', async () => {
+    const home = join(tempDir(), 'home')
+    const task = join(home, '.cline/data/tasks', TOOLS)
+    copyFixture(`fixtures/real/cline-legacy/home/.cline/data/tasks/${TOOLS}`, task)
+    const api = join(task, 'api_conversation_history.json')
+    const raw = readFileSync(api, 'utf8')
+    // Cut in the middle of the file: the line of the cut, counted from the raw text.
+    const cutAt = Math.floor(raw.length / 2)
+    writeFileSync(api, raw.slice(0, cutAt))
+    const cut = (await readHome(cline, home)).byId(TOOLS)
+    expect(cut.nodes.filter((n) => n.toolCalls).length).toBeGreaterThan(0) // still read from ui_messages.json
+    const named = cut.diagnostics.filter((d) => d.path === api)
+    expect(named).toHaveLength(1)
+    expect(named[0]!.severity).toBe('warning')
+    expect(named[0]!.line).toBeGreaterThanOrEqual(1)
+    expect(named[0]!.line).toBeLessThanOrEqual(raw.slice(0, cutAt).split('\n').length)
+    // A FIFO in its place: named, and the read does not block.
+    rmSync(api)
+    execFileSync('mkfifo', [api])
+    const fifo = (await readHome(cline, home)).byId(TOOLS)
+    expect(fifo.diagnostics.filter((d) => d.path === api).map((d) => d.message).join('\n')).toMatch(/not a regular file/)
   })
 
   it('the truncated API history of case 08 yields a diagnostic-worthy empty prefix', () => {

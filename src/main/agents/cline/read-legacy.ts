@@ -14,7 +14,6 @@
  * A truncated or damaged JSON file keeps its longest valid prefix ({@link salvageJsonArray}) with
  * one diagnostic naming the file and the line of the cut.
  */
-import { readFile } from 'node:fs/promises'
 import { basename } from 'node:path'
 import { SepiaError } from '../../../shared/api'
 import type { Session } from '../../../shared/ir'
@@ -37,8 +36,14 @@ export async function readLegacyTask(ref: StoreRef, _ctx: ReadContext): Promise<
   const ids = new NodeIds()
   let opened = false
   const uiItems = hints.ui ? await readArray(hints.ui, session) : undefined
-  const apiItems = hints.api && (!uiItems?.length || hasNativeToolUse(await readFile(hints.api, 'utf8').catch(() => '')))
-    ? await readArray(hints.api, session)
+  // The API history text, read once (regular files only); `apiError` when it cannot be read.
+  let apiText = ''
+  let apiError: string | undefined
+  if (hints.api) apiText = await readRegularFile(hints.api).catch((err: Error) => ((apiError = err.message), ''))
+  /** True once readArray reported on the API history (so the check at the end does not repeat it). */
+  let apiReported = false
+  const apiItems = hints.api && (!uiItems?.length || hasNativeToolUse(apiText))
+    ? ((apiReported = true), await readArray(hints.api, session))
     : undefined
   if (uiItems?.length && apiItems?.length && apiItems.some(isNativeAssistant) && uiItems.some(hasHistoryIndex)) {
     // Native tool-call era (3.x): the API history holds what the model saw — call ids, tool names,
@@ -53,11 +58,11 @@ export async function readLegacyTask(ref: StoreRef, _ctx: ReadContext): Promise<
     // An empty (or wholly damaged) UI log falls back to the API history when there is one.
     opened = true
     const stuck = uiItems.some((m) => isRecord(m) && m.partial === true)
-    const fullTexts = hints.api && stuck ? assistantTexts(salvageJsonArray(await readFile(hints.api, 'utf8').catch(() => '[]')).items) : []
+    const fullTexts = hints.api && stuck ? assistantTexts(salvageJsonArray(apiText || '[]').items) : []
     uiMessagesToNodes(uiItems, session, hints.ui!, ids, fullTexts)
   }
   if (!opened && hints.api) {
-    const items = apiItems ?? (await readArray(hints.api, session))
+    const items = apiItems ?? ((apiReported = true), await readArray(hints.api, session))
     if (items) {
       opened = true
       apiHistoryToNodes(items, session, hints.api, ids)
@@ -65,6 +70,24 @@ export async function readLegacyTask(ref: StoreRef, _ctx: ReadContext): Promise<
   }
   if (!opened) {
     throw new SepiaError({ code: 'READ_FAILED', message: `Cannot open the files of task ${ref.sessionId}.`, path: ref.files[0] })
+  }
+  // Read from ui_messages.json alone: a damaged or unreadable API history is still reported
+  // (issue 16: it used to be ignored silently).
+  if (hints.api && !apiReported) {
+    if (apiError !== undefined) {
+      addDiagnostic(session, { severity: 'warning', path: hints.api, message: `Could not read the file: ${apiError}; the task was read from ui_messages.json.` })
+    } else {
+      const s = salvageJsonArray(apiText)
+      if (!s.complete && apiText.trim() !== '') {
+        const line = lineAt(apiText, s.errorOffset ?? 0)
+        addDiagnostic(session, {
+          severity: 'warning',
+          path: hints.api,
+          line,
+          message: `${basename(hints.api)} is cut or damaged at line ${line} (${s.error}); the task was read from ui_messages.json, which does not need it.`,
+        })
+      }
+    }
   }
   const lastEvent = uiItems ? lastTs(uiItems) : undefined
   chainNodes(session.nodes)
@@ -265,7 +288,7 @@ function assistantTexts(api: unknown[]): string[] {
 async function cwdFromEnvironmentDetails(hints: LegacyHints): Promise<string | undefined> {
   for (const file of [hints.api, hints.ui]) {
     if (!file) continue
-    const text = await readFile(file, 'utf8').catch(() => '')
+    const text = await readRegularFile(file).catch(() => '')
     const m = /# Current Working Directory \(((?:[^()\\"]|\\.)+?)\) Files/.exec(text) ?? /current working directory is now '((?:[^'\\]|\\.)+)'/.exec(text)
     if (m) return tryParseJson(`"${m[1]}"`) as string | undefined ?? m[1]
   }

@@ -7,7 +7,6 @@
  * and stays unread); seed 002 "Checkpoints" (manifest `metadata.checkpoint{latest, history}`);
  * `fixtures/real/cline/README.md` and `handwritten/README.md`.
  */
-import { readFile } from 'node:fs/promises'
 import { SepiaError } from '../../../shared/api'
 import type { Checkpoint, Session, SessionStatus } from '../../../shared/ir'
 import { addDiagnostic, finishSession, newSession, oneLine } from '../../ir/build'
@@ -18,6 +17,7 @@ import { SDK_SUBAGENT_FORMAT } from './discover-sdk'
 import { sdkMessagesToNodes } from './sdk-nodes'
 import { addRecoveredTurns } from './secondary/recover'
 import { isoToMs, parseMessagesText, type SdkHints, type SessionRow } from './sdk-store'
+import { readRegularFile } from '../../util/regular-file'
 
 const STATUSES: readonly SessionStatus[] = ['running', 'idle', 'pending', 'completed', 'failed', 'cancelled']
 
@@ -193,7 +193,7 @@ function sessionMetadata(
 
 async function readText(path: string, session: Session): Promise<string | undefined> {
   try {
-    return await readFile(path, 'utf8')
+    return await readRegularFile(path)
   } catch (err) {
     addDiagnostic(session, { severity: 'error', path, message: `Could not read the file: ${(err as Error).message}` })
     return undefined

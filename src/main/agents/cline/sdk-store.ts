@@ -6,12 +6,12 @@
  * sdk/packages/core/src/session/models/session-manifest.ts:6-28, services/session-data.ts:334-359,
  * shared/src/db/sqlite-db.ts:188-273); seed 002 "Cline (CLI)"; `fixtures/real/cline/README.md`.
  */
-import { open } from 'node:fs/promises'
 import { join } from 'node:path'
 import { isRecord, lineAt, salvageJsonArray, tryParseJson } from '../../util/json'
 import { openSqliteReadOnly } from '../../util/sqlite'
 import type { HookLineRef } from './secondary/hooks-log'
 import type { IndexDocument, IndexedSession } from './secondary/search-index'
+import { openRegularFile } from '../../util/regular-file'
 
 /** The manifest `<id>.json` (fields the reader uses; every one optional, since files are hand-edited). */
 export interface SdkManifest {
@@ -155,7 +155,7 @@ export interface MessagesHead {
 export async function peekMessagesHead(path: string): Promise<MessagesHead> {
   let fh
   try {
-    fh = await open(path, 'r')
+    fh = await openRegularFile(path)
     const buf = Buffer.alloc(16 * 1024)
     const { bytesRead } = await fh.read(buf, 0, buf.length, 0)
     const text = buf.subarray(0, bytesRead).toString('utf8')

@@ -60,6 +60,10 @@ async function rollouts(dir: string, depth: number, join: (a: string, b: string)
     }
     if (isDir && depth < MAX_DEPTH) out.push(...(await rollouts(path, depth + 1, join, diagnostics)))
     else if (isFile && e.name.endsWith('.jsonl')) out.push(path)
+    else if (!isDir && e.name.endsWith('.jsonl')) {
+      // A FIFO, device or socket named like a rollout (issue 16): skipped, but never silently.
+      diagnostics.push({ severity: 'warning', path, agent: 'codex', message: `${path} is not a regular file (a named pipe, device or socket); Sepia reads only regular files, so it was skipped.` })
+    }
   }
   return out
 }

@@ -31,10 +31,18 @@ async function list(dir: string, diagnostics: Diagnostic[]): Promise<Dirent[]> {
   }
 }
 
-async function fileStat(path: string): Promise<{ size: number; mtimeMs: number } | undefined> {
+/** The warning for a store file that exists but is not a regular file (issue 16: never dropped silently). */
+function notRegular(path: string, diagnostics: Diagnostic[]): void {
+  diagnostics.push({ severity: 'warning', path, message: `${path} is not a regular file (a named pipe, device, socket, link or folder); Sepia reads only regular files, so it was skipped.`, agent: 'cursor-agent' })
+}
+
+/** Size and mtime of a regular file; undefined when missing or not regular (then a warning when `diagnostics` is given). */
+async function fileStat(path: string, diagnostics?: Diagnostic[]): Promise<{ size: number; mtimeMs: number } | undefined> {
   try {
     const s = await stat(path)
-    return s.isFile() ? { size: s.size, mtimeMs: s.mtimeMs } : undefined
+    if (s.isFile()) return { size: s.size, mtimeMs: s.mtimeMs }
+    if (diagnostics) notRegular(path, diagnostics)
+    return undefined
   } catch {
     return undefined
   }
@@ -63,9 +71,9 @@ interface ChatDir {
   promptHistory?: string
 }
 
-async function chatDir(p: PlatformPath, dir: string, id: string, acp: boolean): Promise<ChatDir> {
+async function chatDir(p: PlatformPath, dir: string, id: string, acp: boolean, diagnostics: Diagnostic[]): Promise<ChatDir> {
   const c: ChatDir = { id, dir, acp }
-  if (await fileStat(p.join(dir, 'store.db'))) c.storeDb = p.join(dir, 'store.db')
+  if (await fileStat(p.join(dir, 'store.db'), diagnostics)) c.storeDb = p.join(dir, 'store.db')
   if (await fileStat(p.join(dir, 'meta.json'))) c.metaJson = p.join(dir, 'meta.json')
   if (await fileStat(p.join(dir, 'prompt_history.json'))) c.promptHistory = p.join(dir, 'prompt_history.json')
   return c
@@ -79,13 +87,13 @@ async function chatDirs(p: PlatformPath, layout: HomeLayout, diagnostics: Diagno
     for (const h of await list(root, diagnostics)) {
       if (!h.isDirectory()) continue
       for (const a of await list(p.join(root, h.name), diagnostics)) {
-        if (a.isDirectory() && !out.has(a.name)) out.set(a.name, await chatDir(p, p.join(root, h.name, a.name), a.name, false))
+        if (a.isDirectory() && !out.has(a.name)) out.set(a.name, await chatDir(p, p.join(root, h.name, a.name), a.name, false, diagnostics))
       }
     }
   }
   const acpRoot = p.join(cursorDir, 'acp-sessions')
   for (const a of await list(acpRoot, diagnostics)) {
-    if (a.isDirectory() && !out.has(a.name)) out.set(a.name, await chatDir(p, p.join(acpRoot, a.name), a.name, true))
+    if (a.isDirectory() && !out.has(a.name)) out.set(a.name, await chatDir(p, p.join(acpRoot, a.name), a.name, true, diagnostics))
   }
   return out
 }
@@ -109,15 +117,22 @@ async function transcripts(p: PlatformPath, home: string, diagnostics: Diagnosti
     const workspaceTrusted = (await fileStat(trusted)) ? trusted : undefined
     const dir = p.join(projectDir, 'agent-transcripts')
     for (const e of await list(dir, diagnostics)) {
-      if (e.isFile() && e.name.endsWith('.jsonl')) {
+      if (!e.isFile() && !e.isDirectory() && e.name.endsWith('.jsonl')) {
+        // A FIFO, device or link named like a transcript: skipped, as before, but named.
+        notRegular(p.join(dir, e.name), diagnostics)
+      } else if (e.isFile() && e.name.endsWith('.jsonl')) {
         const id = e.name.slice(0, -'.jsonl'.length)
         if (!out.has(id)) out.set(id, { id, path: p.join(dir, e.name), projectDir, subagents: [], ...(workspaceTrusted ? { workspaceTrusted } : {}) })
       } else if (e.isDirectory()) {
         const path = p.join(dir, e.name, `${e.name}.jsonl`)
-        const subs = (await list(p.join(dir, e.name, 'subagents'), diagnostics))
-          .filter((s) => s.isFile() && s.name.endsWith('.jsonl'))
-          .map((s) => ({ id: s.name.slice(0, -'.jsonl'.length), path: p.join(dir, e.name, 'subagents', s.name) }))
-        const has = (await fileStat(path)) !== undefined
+        const subs: { id: string; path: string }[] = []
+        for (const s of await list(p.join(dir, e.name, 'subagents'), diagnostics)) {
+          if (!s.name.endsWith('.jsonl') || s.isDirectory()) continue
+          const subPath = p.join(dir, e.name, 'subagents', s.name)
+          if (s.isFile()) subs.push({ id: s.name.slice(0, -'.jsonl'.length), path: subPath })
+          else notRegular(subPath, diagnostics)
+        }
+        const has = (await fileStat(path, diagnostics)) !== undefined
         if ((has || subs.length) && !out.has(e.name)) out.set(e.name, { id: e.name, path: has ? path : '', projectDir, subagents: subs, ...(workspaceTrusted ? { workspaceTrusted } : {}) })
       }
     }

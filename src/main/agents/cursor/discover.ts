@@ -45,14 +45,18 @@ function ref(home: string, sessionId: string, format: string, db: string, hints:
   return r
 }
 
-function composerRefs(home: string, g: GlobalIndex, workspaces: Map<string, WorkspaceInfo>, install: string): StoreRef[] {
+function composerRefs(home: string, g: GlobalIndex, workspaces: Map<string, WorkspaceInfo>, install: string, diagnostics: Diagnostic[]): StoreRef[] {
   const parents = new Map<string, string>()
   for (const c of g.composers.values()) for (const sub of c.subIds) if (sub !== c.id) parents.set(sub, c.id)
   const refs: StoreRef[] = []
   for (const c of g.composers.values()) {
     const inline = c.inlineCount ?? 0
     const headers = c.headerCount ?? 0
-    if (inline === 0 && headers === 0) continue
+    if (inline === 0 && headers === 0) {
+      // An unsent draft is skipped quietly; a damaged row that only looks like one is named.
+      if (c.damaged) diagnostics.push({ severity: 'warning', path: g.db, message: `cursorDiskKV row "composerData:${c.id}": ${c.damaged}; the composer is skipped`, agent: 'cursor' })
+      continue
+    }
     const tableHeader = g.tableHeaders.get(c.id)
     const itemHeader = g.itemHeaders.get(c.id)
     const hints: CursorHints = { kind: 'composer', db: g.db, install }
@@ -113,7 +117,7 @@ async function userDirRefs(home: string, p: PlatformPath, globalStorage: string,
       diagnostics.push({ severity: 'error', path: db, message: `cannot read the Cursor global database: ${(e as Error).message}`, agent: 'cursor' })
     }
   }
-  const refs = g ? [...composerRefs(home, g, workspaces, install), ...globalPaneRefs(home, g, install)] : []
+  const refs = g ? [...composerRefs(home, g, workspaces, install, diagnostics), ...globalPaneRefs(home, g, install)] : []
   return [...refs, ...legacyRefs(home, g, workspaces, install)]
 }
 

@@ -35,6 +35,12 @@ export interface ComposerInfo {
   parentId?: string
   /** Byte length of the value. */
   size: number
+  /**
+   * Set when `fullConversationHeadersOnly` or `conversation` is present with a type no Cursor
+   * version writes (not a list; e.g. a damaged row): with no messages counted, the composer would
+   * look like an unsent draft, so discovery names the row instead of skipping it silently.
+   */
+  damaged?: string
 }
 
 /** A header from the `composerHeaders` table or `ItemTable['composer.composerHeaders']`. */
@@ -89,6 +95,11 @@ function info(id: string, size: number, f: unknown[], headerType: string | null,
   if (updated !== undefined) c.lastUpdatedAt = updated
   if (headerType === 'array' && nh !== null) c.headerCount = nh
   if ((ct === 'array' || ct === 'object') && nc !== null) c.inlineCount = nc
+  const bad = [
+    headerType !== null && headerType !== 'array' && headerType !== 'null' ? `fullConversationHeadersOnly is ${headerType}, not a list` : undefined,
+    ct !== null && ct !== 'null' && nc === null ? `conversation is ${ct === 'object' ? 'an object with no messages list' : ct}, not a list` : undefined,
+  ].filter((x): x is string => x !== undefined)
+  if (bad.length) c.damaged = bad.join('; ')
   if (wsId !== undefined && wsId !== null) c.workspaceIdentifier = wsId
   if (text(wsUri)) c.workspaceUri = wsUri as string
   const parent = str(obj(subagentInfo)?.parentComposerId)
@@ -101,13 +112,15 @@ function infoFromDoc(id: string, size: number, doc: Json): ComposerInfo {
   const h = doc.fullConversationHeadersOnly
   const conv = doc.conversation
   const convList = arr(conv) ?? arr(obj(conv)?.messages)
+  /** The json_type SQLite would give, for the damaged-row check. */
+  const typeOf = (v: unknown): string | null => (v === undefined ? null : v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v === 'object' ? 'object' : typeof v === 'string' ? 'text' : typeof v === 'number' ? 'real' : typeof v === 'boolean' ? 'true' : 'text')
   return info(
     id,
     size,
     [doc.name, doc.createdAt, doc.lastUpdatedAt, doc.workspaceIdentifier, doc.workspaceUri, doc.subComposerIds, doc.subagentComposerIds, doc.subagentInfo],
-    Array.isArray(h) ? 'array' : null,
+    typeOf(h),
     Array.isArray(h) ? h.length : null,
-    convList ? (Array.isArray(conv) ? 'array' : 'object') : null,
+    convList ? (Array.isArray(conv) ? 'array' : 'object') : typeOf(conv),
     convList ? convList.length : null,
   )
 }
@@ -201,6 +214,8 @@ export function scanGlobal(db: string, diagnostics: Diagnostic[]): GlobalIndex {
     }
     scanHeaders(s, db, out, diagnostics, tables)
     if (tables.has('ItemTable')) scanItemChats(s, out)
+    // An empty (0-byte) or foreign file opens as a database with no tables: say so (issue 16).
+    if (!tables.has('cursorDiskKV') && !tables.has('ItemTable')) diagnostics.push({ severity: 'warning', path: db, message: `${db} has neither a cursorDiskKV nor an ItemTable table (empty or not a Cursor database); no sessions read from it`, agent: 'cursor' })
   })
   return out
 }

@@ -1,4 +1,6 @@
 /** Cursor IDE negative cases (fixtures-negative.ts): each shows a diagnostic, the rest loads. */
+import { writeFileSync } from 'node:fs'
+import Database from 'better-sqlite3'
 import { afterAll, describe, expect, it } from 'vitest'
 import { expectGolden } from '../../../../tests/helpers/golden'
 import { closeCursorSnapshots, cursor } from './index'
@@ -59,5 +61,43 @@ describe('cursor: negative store', async () => {
     const s = r.byId(NEG.blobComposer)
     expect(s.nodes.map((n) => n.content)).toEqual(['hello from a blob', 'hi'])
     expect(s.diagnostics.map((d) => d.severity)).toEqual(['info'])
+  })
+})
+
+describe('cursor: a damaged composer row that looks like an unsent draft is named (issue 16)', () => {
+  it('fullConversationHeadersOnly of the wrong type: a diagnostic naming the database and the row', async () => {
+    const d = tempHome()
+    try {
+      const db = writeNegativeStore(d.home)
+      const w = new Database(db)
+      w.prepare("UPDATE cursorDiskKV SET value = json_set(value, '$.fullConversationHeadersOnly', json('{\"a\":1}')) WHERE key = ?").run(`composerData:${NEG.main}`)
+      w.close()
+      const r = await readGenerated(cursor, d.home)
+      expect(r.sessions.map((s) => s.id)).toEqual([NEG.blobComposer])
+      const named = r.discovery.filter((x) => x.message.includes(`composerData:${NEG.main}`))
+      expect(named).toHaveLength(1)
+      expect(named[0]!.path).toBe(db)
+      expect(named[0]!.message).toMatch(/fullConversationHeadersOnly is object, not a list/)
+      // The real unsent draft stays quiet.
+      expect(r.discovery.some((x) => x.message.includes(`composerData:${NEG.draft}`))).toBe(false)
+    } finally {
+      closeCursorSnapshots()
+      d.cleanup()
+    }
+  })
+})
+
+describe('cursor: an empty global state.vscdb is named (issue 16, found by npm run fuzz)', () => {
+  it('a 0-byte global database: a diagnostic naming it', async () => {
+    const d = tempHome()
+    try {
+      const db = writeNegativeStore(d.home)
+      writeFileSync(db, '')
+      const r = await readGenerated(cursor, d.home)
+      expect(r.discovery.filter((x) => x.path === db).map((x) => x.message)).toEqual([expect.stringMatching(/neither a cursorDiskKV nor an ItemTable/)])
+    } finally {
+      closeCursorSnapshots()
+      d.cleanup()
+    }
   })
 })

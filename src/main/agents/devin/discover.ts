@@ -14,12 +14,13 @@
  * are matched by their `session_id` field (edge case 38). The `$DEVIN_DATA_DIR` /
  * `$CHISEL_SESSION_DB` overrides are not honoured: HomeLayout carries no environment.
  */
-import { open, readdir, stat } from 'node:fs/promises'
+import { readdir, stat } from 'node:fs/promises'
 import type { Diagnostic } from '../../../shared/ir'
 import { type HomeLayout, pathApiFor } from '../../platform'
 import type { DiscoverResult, ReadContext, StoreRef } from '../types'
 import { headRows, nodeIds, type SessionRow, sessionRows, withDevinDb } from './db'
 import { type DevinHints, FORMAT_ATIF, FORMAT_DB, FORMAT_SUBAGENT, subagentSessionId } from './read'
+import { openRegularFile } from '../../util/regular-file'
 
 /** The store folders to probe for this layout (see the module doc). */
 export function storeRoots(layout: HomeLayout): string[] {
@@ -44,7 +45,7 @@ async function statFile(path: string, diagnostics: Diagnostic[]): Promise<{ size
 async function peekSessionId(path: string): Promise<string | undefined> {
   let fh
   try {
-    fh = await open(path, 'r')
+    fh = await openRegularFile(path)
     const buf = Buffer.alloc(4096)
     const { bytesRead } = await fh.read(buf, 0, buf.length, 0)
     const m = /"session_id"\s*:\s*"((?:[^"\\]|\\.)*)"/.exec(buf.subarray(0, bytesRead).toString('utf8'))

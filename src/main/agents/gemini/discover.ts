@@ -14,12 +14,13 @@
  *   `tmp/<slug>/logs.json`, `tmp/<slug>/checkpoint-*.json`.
  */
 import type { Dirent } from 'node:fs'
-import { open, readdir, stat } from 'node:fs/promises'
+import { readdir, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Diagnostic } from '../../../shared/ir'
 import type { HomeLayout } from '../../platform'
 import type { DiscoverResult, ReadContext, StoreRef } from '../types'
 import { FORMAT_JSON, FORMAT_JSONL, FORMAT_SUBAGENT } from './read'
+import { openRegularFile } from '../../util/regular-file'
 
 const SESSION_FILE = /^session-.+\.jsonl?$/
 /** Bytes read from the start of a chats file to find its `sessionId`. */
@@ -36,6 +37,11 @@ async function list(dir: string, diagnostics: Diagnostic[]): Promise<Dirent[] | 
     }
     return undefined
   }
+}
+
+/** The warning for a chats file that is a FIFO, device, socket or dangling link (issue 16: never dropped silently). */
+function notRegular(path: string, diagnostics: Diagnostic[]): void {
+  diagnostics.push({ severity: 'warning', path, message: `${path} is not a regular file (a named pipe, device, socket or broken link); Sepia reads only regular files, so it was skipped.`, agent: 'gemini' })
 }
 
 /** File or folder, following a symbolic link; undefined when it cannot be stat'ed. */
@@ -58,7 +64,7 @@ async function kindOf(e: Dirent, path: string): Promise<'file' | 'dir' | undefin
 export async function sniffSessionId(path: string): Promise<string | undefined> {
   let head: string
   try {
-    const fh = await open(path, 'r')
+    const fh = await openRegularFile(path)
     try {
       const buf = Buffer.alloc(HEAD_BYTES)
       const { bytesRead } = await fh.read(buf, 0, HEAD_BYTES, 0)
@@ -117,9 +123,14 @@ async function project(home: string, geminiDir: string, projectDir: string, diag
     if (kind === 'file' && SESSION_FILE.test(e.name)) {
       const id = (await sniffSessionId(path)) ?? e.name.replace(/\.jsonl?$/, '')
       groups.set(id, [...(groups.get(id) ?? []), path])
+    } else if (kind === undefined && SESSION_FILE.test(e.name)) {
+      notRegular(path, diagnostics)
     } else if (kind === 'dir') {
       for (const s of (await list(path, diagnostics)) ?? []) {
-        if (!s.name.endsWith('.jsonl') || (await kindOf(s, join(path, s.name))) !== 'file') continue
+        if (!s.name.endsWith('.jsonl')) continue
+        const subKind = await kindOf(s, join(path, s.name))
+        if (subKind === undefined) notRegular(join(path, s.name), diagnostics)
+        if (subKind !== 'file') continue
         const ref = await makeRef(home, s.name.slice(0, -'.jsonl'.length), FORMAT_SUBAGENT, [join(path, s.name), ...projectFiles], { parentSessionId: e.name })
         if (ref) refs.push(ref)
       }

@@ -18,13 +18,14 @@
  *   stack);
  * - a line that is not a JSON object → its own system `parser:` row.
  */
-import { open, stat } from 'node:fs/promises'
+import { stat } from 'node:fs/promises'
 import type { AgentId } from '../../../../shared/ir'
 import { isRecord } from '../../../util/json'
 import { readLines } from '../../../util/lines'
 import { str } from '../common'
 import { isoToMs } from '../sdk-store'
 import { contentText, inputText, makeSecondaryRow, pairs, type SecondaryRow } from '../timeline/rows'
+import { openRegularFile } from '../../../util/regular-file'
 
 /** The source name hook rows carry (`recovered.source`). */
 export const HOOKS_SOURCE = 'hooks.jsonl'
@@ -195,7 +196,7 @@ export async function indexHookLog(path: string): Promise<HookLogIndex> {
 }
 
 async function lastByte(path: string, size: number): Promise<number | undefined> {
-  const fh = await open(path, 'r')
+  const fh = await openRegularFile(path)
   try {
     const b = Buffer.alloc(1)
     await fh.read(b, 0, 1, size - 1)
@@ -208,7 +209,7 @@ async function lastByte(path: string, size: number): Promise<number | undefined>
 /** Re-read the given lines of the log as rows (lines that no longer parse are skipped). */
 export async function hookRowsAt(path: string, refs: HookLineRef[], agent: AgentId): Promise<SecondaryRow[]> {
   const out: SecondaryRow[] = []
-  const fh = await open(path, 'r')
+  const fh = await openRegularFile(path)
   try {
     for (const ref of refs) {
       const buf = Buffer.alloc(ref.bytes)

@@ -7,7 +7,7 @@
  * index) after the duplicate rule (secondary/dedup.ts), and team events with their team session.
  * Files are streamed or read one at a time; rows are built for the filtered sessions only.
  */
-import { readFile, stat } from 'node:fs/promises'
+import { stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Diagnostic } from '../../../../shared/ir'
 import type { TimelineFilter, TimelineRow } from '../../../../shared/timeline'
@@ -29,6 +29,7 @@ import { legacyTaskRows, orphanHistoryRow } from './legacy-rows'
 import { homeLabel, makeRow, publicRow, type SecondaryRow } from './rows'
 import { sdkSessionRows } from './sdk-rows'
 import { stateRows } from './state-rows'
+import { readRegularFile } from '../../../util/regular-file'
 
 /** Options of {@link clineFamilyTimeline}. */
 export interface ClineTimelineOptions {
@@ -123,14 +124,14 @@ async function sdkRows(ref: StoreRef, transcripts: Map<string, unknown[]>, proje
   const rows: TimelineRow[] = []
   let manifest: Record<string, unknown> | undefined
   if (hints.manifest) {
-    const text = await readFile(hints.manifest, 'utf8').catch(() => undefined)
+    const text = await readRegularFile(hints.manifest).catch(() => undefined)
     const v = text === undefined ? undefined : tryParseJson(text)
     if (isRecord(v)) manifest = v
     else rows.push(makeRow({ agent: ref.agent, sessionId: ref.sessionId, turnType: 'system', text: `parser: ${hints.manifest} is not a JSON object`, sourceFile: hints.manifest }))
   }
   let messages: unknown[] = []
   if (hints.messages) {
-    const text = await readFile(hints.messages, 'utf8').catch(() => undefined)
+    const text = await readRegularFile(hints.messages).catch(() => undefined)
     if (text === undefined) rows.push(makeRow({ agent: ref.agent, sessionId: ref.sessionId, turnType: 'system', text: `parser: could not read ${hints.messages}`, sourceFile: hints.messages }))
     else {
       const parsed = parseMessagesText(text)

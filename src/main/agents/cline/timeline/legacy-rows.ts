@@ -23,7 +23,6 @@
  *   `task history:` row (Sepia's own: the index is a primary source, seed 000 "Past-use rows").
  * A file that is cut or not a JSON array gives one `parser:` row naming it.
  */
-import { readFile } from 'node:fs/promises'
 import type { AgentId } from '../../../../shared/ir'
 import type { TimelineRow, TimelineTurnType } from '../../../../shared/timeline'
 import { isRecord, lineAt, salvageJsonArray, tryParseJson } from '../../../util/json'
@@ -32,6 +31,7 @@ import type { LegacyHints } from '../discover'
 import { CONVERSATIONAL_TAGS, isInjectedText, parseAssistantText, RESULT_HEADER } from '../legacy-xml'
 import { firstTaskText } from '../legacy-ui'
 import { contentText, inputText, makeRow, pairs } from './rows'
+import { readRegularFile } from '../../../util/regular-file'
 
 const USER = new Set(['task', 'user_feedback'])
 const ASSISTANT = new Set(['text', 'completion_result', 'followup', 'plan_mode_respond', 'act_mode_respond'])
@@ -53,7 +53,7 @@ export async function legacyTaskRows(agent: AgentId, sessionId: string, hints: L
   // The state/taskHistory.json entry, else Roo Code's per-task history_item.json (its `workspace` names the folder).
   let item = hints.historyItem
   if (!item && hints.historyItemFile) {
-    const v = tryParseJson(await readFile(hints.historyItemFile, 'utf8').catch(() => ''))
+    const v = tryParseJson(await readRegularFile(hints.historyItemFile).catch(() => ''))
     if (isRecord(v)) item = v
   }
   const projectPath = str(item?.cwdOnTaskInitialization) ?? str(item?.workspace) ?? ''
@@ -163,7 +163,7 @@ function apiRows(m: unknown, i: number, base: Base, file: string, modelAt: (ts?:
 async function modelUsage(path: string, base: Base, rows: TimelineRow[]): Promise<Record<string, unknown>[]> {
   let v: unknown
   try {
-    v = tryParseJson(await readFile(path, 'utf8'))
+    v = tryParseJson(await readRegularFile(path))
   } catch {
     return []
   }
@@ -196,7 +196,7 @@ async function modelUsage(path: string, base: Base, rows: TimelineRow[]): Promis
 async function readArray(path: string, base: Base, rows: TimelineRow[]): Promise<unknown[] | undefined> {
   let text: string
   try {
-    text = await readFile(path, 'utf8')
+    text = await readRegularFile(path)
   } catch (err) {
     rows.push(makeRow({ ...base, turnType: 'system', text: `parser: could not read ${path}: ${(err as Error).message}`, sourceFile: path }))
     return undefined

@@ -23,13 +23,14 @@
  * - A settings file or globalState.json that is not a JSON object, a pending-start file that is not
  *   a JSON array, a queue that is not `{items: {…}}`: one `parser:` row naming it.
  */
-import { readdir, readFile, stat } from 'node:fs/promises'
+import { readdir, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { AgentId } from '../../../../shared/ir'
 import type { TimelineRow } from '../../../../shared/timeline'
 import { isRecord } from '../../../util/json'
 import { num, str } from '../common'
 import { homeLabel, makeRow, orDash, storageLabel, valueText } from './rows'
+import { readRegularFile } from '../../../util/regular-file'
 
 /** Where the state files are for one home. */
 export interface StatePaths {
@@ -46,7 +47,7 @@ async function readJson(path: string): Promise<Json | undefined> {
   let text: string
   let mtimeMs: number
   try {
-    ;[text, mtimeMs] = await Promise.all([readFile(path, 'utf8'), stat(path).then((s) => Math.floor(s.mtimeMs))])
+    ;[text, mtimeMs] = await Promise.all([readRegularFile(path), stat(path).then((s) => Math.floor(s.mtimeMs))])
   } catch {
     return undefined
   }

@@ -100,6 +100,11 @@ async function readWorkspaceJson(ws: WorkspaceInfo, path: string, diagnostics: D
   }
 }
 
+/** A chat row whose JSON parsed but has not the shape Cursor writes: what it hides is named, not dropped (issue 16). */
+function shapeProblem(diagnostics: Diagnostic[], db: string, key: string, what: string): void {
+  diagnostics.push({ severity: 'warning', path: db, message: `ItemTable row "${key}" ${what}; the chats it lists may be missing`, agent: 'cursor' })
+}
+
 function scanItemTable(ws: WorkspaceInfo, db: string, diagnostics: Diagnostic[]): void {
   const h = openSqliteReadOnly(db)
   try {
@@ -110,12 +115,20 @@ function scanItemTable(ws: WorkspaceInfo, db: string, diagnostics: Diagnostic[])
       if (cell.problem) diagnostics.push({ severity: 'warning', path: db, message: `ItemTable row "composer.composerData": ${cell.problem}; ignored`, agent: 'cursor' })
       const v = obj(cell.value)
       for (const k of ['selectedComposerIds', 'lastFocusedComposerIds']) for (const id of arr(v?.[k]) ?? []) if (typeof id === 'string') ws.members.add(id)
-      for (const c of composerList(cell.value) ?? []) {
+      const list = composerList(cell.value)
+      // Newer stores keep only the selection here ({selectedComposerIds}); a value that is no object,
+      // or an allComposers that is no list, is damage.
+      if (!cell.problem && list === undefined && (v === undefined || v.allComposers !== undefined)) shapeProblem(diagnostics, db, 'composer.composerData', 'has no allComposers list')
+      for (const [i, c] of (list ?? []).entries()) {
         const o = obj(c)
         const id = str(o?.composerId)
-        if (!o || !id) continue
+        if (!o || !id) {
+          shapeProblem(diagnostics, db, 'composer.composerData', `composer ${i + 1} has no composerId`)
+          continue
+        }
         ws.members.add(id)
         const msgs = inlineMessages(o)
+        if (!msgs && o.conversation !== undefined) shapeProblem(diagnostics, db, 'composer.composerData', `composer ${id}: conversation is not a list`)
         if (msgs && msgs.length > 0) ws.chats.push({ kind: 'composer', id, key: 'composer.composerData', messages: msgs.length })
       }
     }
@@ -124,10 +137,15 @@ function scanItemTable(ws: WorkspaceInfo, db: string, diagnostics: Diagnostic[])
       if (!row) continue
       const cell = decodeCell(row.value)
       if (cell.problem) diagnostics.push({ severity: 'warning', path: db, message: `ItemTable row "${key}": ${cell.problem}; ignored`, agent: 'cursor' })
-      for (const tab of chatTabs(cell.value) ?? []) {
+      const tabs = chatTabs(cell.value)
+      if (!cell.problem && tabs === undefined) shapeProblem(diagnostics, db, key, 'has no tabs list')
+      for (const [i, tab] of (tabs ?? []).entries()) {
         const o = obj(tab)
         const id = o && tabId(o)
-        const bubbles = arr(o?.bubbles) ?? arr(o?.messages) ?? []
+        const list = arr(o?.bubbles) ?? arr(o?.messages)
+        if (!id) shapeProblem(diagnostics, db, key, `tab ${i + 1} has no id`)
+        else if (!list && (o?.bubbles !== undefined || o?.messages !== undefined)) shapeProblem(diagnostics, db, key, `tab ${id}: bubbles is not a list`)
+        const bubbles = list ?? []
         if (id && bubbles.length > 0) ws.chats.push({ kind: 'pane', id, key, messages: bubbles.length })
       }
     }

@@ -1,19 +1,8 @@
 /** Issue 17: `sepia --help` names the agents and convert targets of the registry, not a hand-kept list. */
-import { Writable } from 'node:stream'
 import { describe, expect, it } from 'vitest'
 import { main } from '../src/cli/index'
 import { AGENTS } from '../src/main/agents/registry'
-
-function sink(): Writable & { text: string } {
-  const w = new Writable({
-    write(chunk, _enc, cb) {
-      w.text += String(chunk)
-      cb()
-    },
-  }) as Writable & { text: string }
-  w.text = ''
-  return w
-}
+import { sink } from './helpers/cli-run'
 
 async function help(): Promise<string> {
   const out = sink()

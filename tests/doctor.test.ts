@@ -7,9 +7,8 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Writable } from 'node:stream'
 import { afterAll, describe, expect, it } from 'vitest'
-import { main } from '../src/cli/index'
+import { runCli as run } from './helpers/cli-run'
 import { findAppRoot } from '../src/main/context'
 import { FAKE_SECRETS, secretText } from '../src/main/secrets/fake-secrets'
 import type { HealthReport } from '../src/shared/health'
@@ -20,24 +19,6 @@ const temps: string[] = []
 afterAll(() => {
   for (const t of temps) rmSync(t, { recursive: true, force: true })
 })
-
-function sink(): Writable & { text: string } {
-  const w = new Writable({
-    write(chunk, _enc, cb) {
-      w.text += String(chunk)
-      cb()
-    },
-  }) as Writable & { text: string }
-  w.text = ''
-  return w
-}
-
-async function run(...argv: string[]) {
-  const out = sink()
-  const err = sink()
-  const code = await main(argv, out as unknown as NodeJS.WritableStream, err as unknown as NodeJS.WritableStream)
-  return { code, out: out.text, err: err.text }
-}
 
 const SID = '7d3c1e52-9a41-4b8e-b0c3-2f6d4a1e8b90'
 

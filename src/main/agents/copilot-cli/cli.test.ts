@@ -4,23 +4,12 @@
  */
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { Writable } from 'node:stream'
 import { expect, it } from 'vitest'
 import { main } from '../../../cli/index'
+import { sink } from '../../../../tests/helpers/cli-run'
 import { REPO_ROOT } from '../../../../tests/helpers/golden'
 
 const ROOT = join(REPO_ROOT, 'fixtures', 'public-real', 'copilot-cli')
-
-function sink(): Writable & { text: string } {
-  const w = new Writable({
-    write(chunk, _enc, cb) {
-      w.text += String(chunk)
-      cb()
-    },
-  }) as Writable & { text: string }
-  w.text = ''
-  return w
-}
 
 it('sepia list shows every Copilot CLI fixture session', async () => {
   for (const c of ['agentv-permissions', 'agentv-eval-shutdown']) {

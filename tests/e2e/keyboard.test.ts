@@ -146,7 +146,8 @@ describe.skipIf(skip !== undefined)('keyboard, focus and theme', { timeout: 120_
     await page.screenshot({ path: join(shots, 'keyboard-palette.png') })
     await page.keyboard.press('Enter')
     await expect.poll(() => palette.isVisible()).toBe(false)
-    expect(await view()).toBe('timeline')
+    // The command runs on the next task after the dialog has closed: wait for it.
+    await expect.poll(view).toBe('timeline')
     // Jump to a session by (fuzzy) title.
     await page.keyboard.press('Control+k')
     await page.keyboard.type('capitl france')

@@ -14,16 +14,14 @@
  */
 import type { AgentId } from '../../shared/ir'
 import { METADATA_TYPES } from '../agents/claude-code/facts'
+import { COUNTED_EVENTS } from '../agents/codex/items'
 import { CALL_TYPES, RESULT_TYPES } from '../agents/codex/tools'
 import { KNOWN_EVENT_TYPES as COPILOT_EVENTS } from '../agents/copilot-cli/read'
 
+/** The events items.ts turns into nodes, usage or facts, then the ones it keeps as counts. */
 const CODEX_EVENTS = [
   'user_message', 'agent_message', 'agent_reasoning', 'token_count', 'turn_aborted', 'item_completed', 'exec_command_end',
-  'task_started', 'task_complete', 'thread_settings_applied', 'item_started', 'context_compacted', 'exec_command_begin',
-  'patch_apply_begin', 'patch_apply_end', 'mcp_tool_call_begin', 'mcp_tool_call_end', 'web_search_begin', 'web_search_end',
-  'entered_review_mode', 'exited_review_mode', 'undo_started', 'undo_completed', 'thread_rolled_back', 'turn_diff',
-  'plan_update', 'agent_reasoning_raw_content', 'agent_reasoning_section_break', 'session_configured',
-  'view_image_tool_call', 'thread_name_updated', 'session_name_updated',
+  ...COUNTED_EVENTS,
 ]
 const CODEX_ITEMS = ['message', 'reasoning', 'ghost_snapshot', 'compaction', 'compaction_summary', ...CALL_TYPES, ...RESULT_TYPES]
 

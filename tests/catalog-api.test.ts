@@ -6,11 +6,10 @@
 import { appendFileSync, cpSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Writable } from 'node:stream'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { main } from '../src/cli/index'
 import { createApi } from '../src/main/api'
 import { findAppRoot, type AppContext } from '../src/main/context'
+import { runCli } from './helpers/cli-run'
 
 const ROOT = findAppRoot()
 const tmp = mkdtempSync(join(tmpdir(), 'sepia-catapi-'))
@@ -23,23 +22,7 @@ function context(): AppContext {
   return { mode: 'browser', version: 'test', platform: 'linux', homes: [home], fixturesDir: join(ROOT, 'fixtures'), env: {}, ownHome: home, appDataDir: dataDir, now: () => 1_800_000_000_000 }
 }
 
-function sink(): Writable & { text: string } {
-  const w = new Writable({
-    write(chunk, _enc, cb) {
-      w.text += String(chunk)
-      cb()
-    },
-  }) as Writable & { text: string }
-  w.text = ''
-  return w
-}
-
-async function cli(...argv: string[]) {
-  const out = sink()
-  const err = sink()
-  const code = await main(argv, out as unknown as NodeJS.WritableStream, err as unknown as NodeJS.WritableStream)
-  return { code, out: out.text, err: err.text }
-}
+const cli = runCli
 
 beforeAll(() => {
   cpSync(join(ROOT, 'fixtures/real/claude-code/home'), home, { recursive: true })

@@ -1,11 +1,10 @@
 /** `sepia checkpoints | restore | undo-restore | restores` on the real fixture stores. */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { Writable } from 'node:stream'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { main } from '../src/cli/index'
 import { findAppRoot } from '../src/main/context'
 import { git, projectFromBundle, removeDir, tempDir } from '../src/main/checkpoints/testing'
+import { runCli } from './helpers/cli-run'
 
 const ROOT = findAppRoot()
 const CC = join(ROOT, 'fixtures/real/claude-code/home')
@@ -32,23 +31,7 @@ afterAll(() => {
   dirs.forEach(removeDir)
 })
 
-function sink(): Writable & { text: string } {
-  const w = new Writable({
-    write(chunk, _enc, cb) {
-      w.text += String(chunk)
-      cb()
-    },
-  }) as Writable & { text: string }
-  w.text = ''
-  return w
-}
-
-async function run(...argv: string[]) {
-  const out = sink()
-  const err = sink()
-  const code = await main(argv, out as unknown as NodeJS.WritableStream, err as unknown as NodeJS.WritableStream)
-  return { code, out: out.text, err: err.text }
-}
+const run = runCli
 
 describe('sepia checkpoints / restore / undo-restore', () => {
   it('lists a session\'s checkpoints as text and JSON', async () => {

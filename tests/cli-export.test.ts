@@ -2,37 +2,23 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Writable } from 'node:stream'
 import { describe, expect, it } from 'vitest'
 import { main } from '../src/cli/index'
 import { findAppRoot } from '../src/main/context'
 import { validateAtif } from '../src/main/export/atif-validate'
 import type { BundleManifest } from '../src/main/bundle/manifest'
 import { readZipDirectory } from '../src/main/bundle/zip'
+import { runCli } from './helpers/cli-run'
 
 const ROOT = findAppRoot()
 const CC = join(ROOT, 'fixtures/real/claude-code/home')
 const CLINE = join(ROOT, 'fixtures/real/cline/home')
 
-function sink(): Writable & { text: string } {
-  const w = new Writable({
-    write(chunk, _enc, cb) {
-      w.text += String(chunk)
-      cb()
-    },
-  }) as Writable & { text: string }
-  w.text = ''
-  return w
-}
-
 async function run(...argv: string[]) {
-  const out = sink()
-  const err = sink()
   const prev = process.env.SEPIA_DATA_DIR
   process.env.SEPIA_DATA_DIR = mkdtempSync(join(tmpdir(), 'sepia-cli-data-'))
   try {
-    const code = await main(argv, out as unknown as NodeJS.WritableStream, err as unknown as NodeJS.WritableStream)
-    return { code, out: out.text, err: err.text }
+    return await runCli(...argv)
   } finally {
     if (prev === undefined) delete process.env.SEPIA_DATA_DIR
     else process.env.SEPIA_DATA_DIR = prev

@@ -2,33 +2,17 @@
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Writable } from 'node:stream'
 import { describe, expect, it } from 'vitest'
 import { main } from '../src/cli/index'
 import { findAppRoot } from '../src/main/context'
+import { runCli } from './helpers/cli-run'
 
 const ROOT = findAppRoot()
 const CC = join(ROOT, 'fixtures/real/claude-code/home')
 const CLINE = join(ROOT, 'fixtures/real/cline/home')
 const LEGACY = join(ROOT, 'fixtures/real/cline-legacy/home')
 
-function sink(): Writable & { text: string } {
-  const w = new Writable({
-    write(chunk, _enc, cb) {
-      w.text += String(chunk)
-      cb()
-    },
-  }) as Writable & { text: string }
-  w.text = ''
-  return w
-}
-
-async function run(...argv: string[]) {
-  const out = sink()
-  const err = sink()
-  const code = await main(argv, out as unknown as NodeJS.WritableStream, err as unknown as NodeJS.WritableStream)
-  return { code, out: out.text, err: err.text }
-}
+const run = runCli
 
 describe('sepia CLI', () => {
   it('lists the real Claude Code and Cline sessions as JSON', async () => {

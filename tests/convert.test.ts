@@ -5,13 +5,12 @@
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Writable } from 'node:stream'
 import { describe, expect, it } from 'vitest'
-import { main } from '../src/cli/index'
 import { AGENTS } from '../src/main/agents/registry'
 import { createApi } from '../src/main/api'
 import { findAppRoot, type AppContext } from '../src/main/context'
 import { FAKE_SECRETS } from '../src/main/secrets/fake-secrets'
+import { runCli } from './helpers/cli-run'
 
 const ROOT = findAppRoot()
 const CLINE = join(ROOT, 'fixtures/real/cline/home')
@@ -33,23 +32,7 @@ function context(over: Partial<AppContext> = {}): AppContext {
   }
 }
 
-function sink(): Writable & { text: string } {
-  const w = new Writable({
-    write(chunk, _enc, cb) {
-      w.text += String(chunk)
-      cb()
-    },
-  }) as Writable & { text: string }
-  w.text = ''
-  return w
-}
-
-async function cli(...argv: string[]) {
-  const out = sink()
-  const err = sink()
-  const code = await main(argv, out as unknown as NodeJS.WritableStream, err as unknown as NodeJS.WritableStream)
-  return { code, out: out.text, err: err.text }
-}
+const cli = runCli
 
 describe('convert API', () => {
   it('lists every target with what it would change, and writes nothing', async () => {

@@ -1,29 +1,12 @@
 /** `sepia timeline` on the seed000 home: CSV, JSONL, JSON and the text table, filters, bad usage. */
 import { join } from 'node:path'
-import { Writable } from 'node:stream'
 import { describe, expect, it } from 'vitest'
-import { main } from '../src/cli/index'
 import { findAppRoot } from '../src/main/context'
+import { runCli } from './helpers/cli-run'
 
 const HOME = join(findAppRoot(), 'fixtures/seed000/home')
 
-function sink(): Writable & { text: string } {
-  const w = new Writable({
-    write(chunk, _enc, cb) {
-      w.text += String(chunk)
-      cb()
-    },
-  }) as Writable & { text: string }
-  w.text = ''
-  return w
-}
-
-async function run(...argv: string[]) {
-  const out = sink()
-  const err = sink()
-  const code = await main(argv, out as unknown as NodeJS.WritableStream, err as unknown as NodeJS.WritableStream)
-  return { code, out: out.text, err: err.text }
-}
+const run = runCli
 
 describe('sepia timeline', () => {
   it('--csv prints the export with the seed columns', async () => {

@@ -1,11 +1,13 @@
 /**
- * Issue 14: the resume matrix takes the public-real Claude Code and Codex homes as sources when
- * they exist under fixtures/public-real/<agent>/home, and skips them while they do not. The
- * matrix itself needs the real CLIs and is not run here (resume/README.md).
+ * Issue 14: the resume matrix takes every public-real Claude Code and Codex case
+ * (fixtures/public-real/<agent>/<case>/home) as a source, merged into one home per agent, and
+ * skips an agent with no case. The matrix itself needs the real CLIs and is not run here
+ * (resume/README.md).
  */
-import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { readdirSync, rmSync } from 'node:fs'
+import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, relative } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { findAppRoot } from '../src/main/context'
 import { readFixtureSessions } from '../src/main/convert/fixture-sources'
@@ -14,22 +16,35 @@ import { PUBLIC_REAL_DIR, publicRealSources } from '../resume/public-real'
 const roots: string[] = []
 afterAll(() => roots.forEach((r) => rmSync(r, { recursive: true, force: true })))
 
+/** The distinct paths, relative to a home, of the `.jsonl` files under `homes`. */
+function jsonlPaths(...homes: string[]): Set<string> {
+  const out = new Set<string>()
+  for (const h of homes) {
+    for (const e of readdirSync(h, { withFileTypes: true, recursive: true })) {
+      if (e.isFile() && e.name.endsWith('.jsonl')) out.add(relative(h, join(e.parentPath, e.name)))
+    }
+  }
+  return out
+}
+
 describe('public-real sources of the resume matrix', () => {
-  it('skips homes that are not there', () => {
+  it('skips agents with no case', () => {
     const root = mkdtempSync(join(tmpdir(), 'sepia-prs-'))
     roots.push(root)
     expect(publicRealSources(root)).toEqual([])
   })
 
-  it('lists a home once it is there and reads its sessions', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'sepia-prs-'))
-    roots.push(root)
-    const home = join(root, PUBLIC_REAL_DIR, 'claude-code', 'home')
-    mkdirSync(home, { recursive: true })
-    // Stand-in until the public-real fixtures land: the real Claude Code sample home.
-    cpSync(join(findAppRoot(), 'fixtures/real/claude-code/home'), home, { recursive: true })
+  it('merges every case of an agent into one home that holds all their files and reads', async () => {
+    const root = findAppRoot()
     const sources = publicRealSources(root)
-    expect(sources.map((s) => s.label)).toEqual(['public-real-claude-code'])
-    expect((await readFixtureSessions(sources[0]!)).length).toBeGreaterThan(0)
+    expect(sources.map((s) => s.label)).toEqual(['public-real-claude-code', 'public-real-codex'])
+    for (const s of sources) {
+      const home = s.home()
+      roots.push(home)
+      expect(s.caseHomes.every((h) => h.startsWith(join(root, PUBLIC_REAL_DIR, s.agent)))).toBe(true)
+      expect([...jsonlPaths(home)].sort()).toEqual([...jsonlPaths(...s.caseHomes)].sort())
+      const sessions = await readFixtureSessions(s)
+      expect(sessions.length).toBeGreaterThan(0)
+    }
   })
 })

@@ -116,6 +116,30 @@ function parse(api: string, body: Json): Parsed {
   return p
 }
 
+/**
+ * The prompts a target agent sends when it compacts a conversation itself (summarizes it to fit its
+ * context budget) instead of sending every earlier turn. A resume that starts with one cannot carry
+ * every turn verbatim, whatever the conversion wrote: the cell says so instead of failing silently.
+ * Sources: Cline `sdk/packages/core/src/extensions/context/compaction-shared.ts` (cline/cline);
+ * Claude Code 2.1.332 and Codex 0.171.0, the strings in their shipped binaries (`claude.exe`, `codex`).
+ */
+export const COMPACTION_PROMPTS: readonly { agent: string; needle: string }[] = [
+  { agent: 'cline', needle: 'Summarize this session for continuation' },
+  { agent: 'claude-code', needle: 'create a detailed summary of the conversation' },
+  { agent: 'codex', needle: 'CONTEXT CHECKPOINT COMPACTION' },
+]
+
+/** The first logged request in which the target compacts the conversation itself, if any. */
+export function compactionRequest(log: Json[]): { seq: number; agent: string } | undefined {
+  for (const r of log) {
+    if (!['anthropic.messages', 'openai.chat', 'openai.responses', 'gemini'].includes(r.api)) continue
+    const text = stringsIn(r.body || {}).join('\n')
+    const hit = COMPACTION_PROMPTS.find((c) => text.includes(c.needle))
+    if (hit) return { seq: r.seq, agent: hit.agent }
+  }
+  return undefined
+}
+
 /** A verdict: `PASS: ...` / `FAIL: ...`, the counts, and what was missing. */
 export interface Verdict {
   ok: boolean

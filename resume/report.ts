@@ -39,7 +39,10 @@ export function cell(results: CaseResult[], source: string, target: string): str
   const mine = results.filter((r) => r.source === source && r.target === target)
   if (mine.length === 0) return note ? `— ${note}` : '— not run'
   const passed = mine.filter((r) => r.ok).length
-  return `${passed === mine.length ? 'PASS' : 'FAIL'} ${passed}/${mine.length}`
+  const cannot = mine.filter((r) => !r.ok && r.cannot).length
+  const failed = mine.length - passed - cannot
+  const tail = cannot ? `, ${cannot} compacted by the target` : ''
+  return `${failed === 0 ? 'PASS' : 'FAIL'} ${passed}/${mine.length}${tail}`
 }
 
 const esc = (s: string): string => s.replace(/\|/g, '\\|').replace(/\n/g, ' ')
@@ -71,6 +74,7 @@ export function renderMatrix(results: CaseResult[], rows: Row[], columns: Column
     out.push('## Failures', '')
     for (const f of failed) {
       out.push(`### ${f.source} \`${f.sessionId}\` → ${f.target}`, '')
+      if (f.cannot) out.push(`Cannot pass: ${f.cannot}.`, '')
       out.push('```', f.verdict, ...f.missing.map((m) => `  ${m}`), ...(f.differences.length ? ['read-back differences:', ...f.differences.map((d) => `  ${d}`)] : []), ...(f.error ? [f.error] : []), '```', '')
     }
   }

@@ -9,7 +9,7 @@ import type { Session } from '../src/shared/ir'
 import { agentById } from '../src/main/agents/registry'
 import { runConversion } from '../src/main/convert/convert'
 import { layoutForHome } from '../src/main/platform'
-import { checkRequests } from './check'
+import { checkRequests, compactionRequest } from './check'
 import type { Driver } from './drivers/types'
 import { expectationOf } from './expect'
 import { startMock } from './mock/server'
@@ -33,6 +33,12 @@ export interface CaseResult {
   warnings: string[]
   newSessionId?: string
   error?: string
+  /**
+   * Why the case cannot pass although the conversion is right: the target compacted the
+   * conversation itself on resume (see `COMPACTION_PROMPTS`, check.ts), so its requests carry a
+   * summary, not every turn.
+   */
+  cannot?: string
   /** The agent's output, kept for failures. */
   output?: string
   seconds: number
@@ -80,6 +86,10 @@ export async function runCase(source: string, session: Session, opts: CaseOption
     result.ok = verdict.ok && converted.verification.ok
     result.verdict = verdict.line
     result.missing = verdict.missing
+    const compacted = verdict.ok ? undefined : compactionRequest(mock.entries())
+    if (compacted && converted.verification.ok) {
+      result.cannot = `the target compacted the conversation itself on resume (request #${compacted.seq} asks it for a summary): the session is larger than the target's context budget, so no request carries every earlier turn; Sepia's read-back of what it wrote matched`
+    }
     if (!result.ok) result.output = run.output.slice(-3000)
   } catch (e) {
     result.error = (e as Error).stack ?? String(e)

@@ -5,7 +5,9 @@
  */
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { checkRequests } from '../resume/check'
+import { checkRequests, compactionRequest } from '../resume/check'
+import { cell } from '../resume/report'
+import type { CaseResult } from '../resume/run-case'
 import { expectationOf } from '../resume/expect'
 import { startMock } from '../resume/mock/server'
 import { findAppRoot } from '../src/main/context'
@@ -72,5 +74,31 @@ describe('resume harness: mock model and request check', () => {
     } finally {
       await mock.stop()
     }
+  })
+})
+
+describe('a target that compacts the conversation itself', () => {
+  // The shape Cline 3.0.65 logged for a 281-message public-real session (kept sandbox of the
+  // matrix run): a Chat Completions request whose user text is its own summarizer prompt.
+  const compaction = {
+    seq: 1,
+    api: 'openai.chat',
+    body: { model: 'mock-model', messages: [{ role: 'system', content: 'Summarize the provided coding session into a concise continuation note with detailed next steps.' }, { role: 'user', content: 'Summarize this session for continuation. Be concise and factual.\n\n## Goal' }] },
+  }
+  const plain = { seq: 2, api: 'openai.chat', body: { messages: [{ role: 'user', content: 'Context summary: ...' }, { role: 'user', content: PROMPT }] } }
+
+  it('finds the compaction request and names the agent', () => {
+    expect(compactionRequest([compaction, plain])).toEqual({ seq: 1, agent: 'cline' })
+    expect(compactionRequest([plain])).toBeUndefined()
+  })
+
+  it('counts such cases apart in the matrix cell, and a real failure still fails the cell', () => {
+    const base = { source: 's', target: 'cline', verdict: '', missing: [], verified: true, differences: [], warnings: [], seconds: 1 }
+    const rs: CaseResult[] = [
+      { ...base, sessionId: 'a', ok: true },
+      { ...base, sessionId: 'b', ok: false, cannot: 'the target compacted the conversation itself' },
+    ]
+    expect(cell(rs, 's', 'cline')).toBe('PASS 1/2, 1 compacted by the target')
+    expect(cell([...rs, { ...base, sessionId: 'c', ok: false }], 's', 'cline')).toBe('FAIL 1/3, 1 compacted by the target')
   })
 })

@@ -41,6 +41,8 @@ export interface ArchiveStatus {
    * first-start question says the archive would use, before compression). Absent when unknown.
    */
   sourceBytes?: number
+  /** True when the user's own home is open (the only home the archive covers). */
+  ownHomeOpen: boolean
 }
 
 /** Marks a listed session whose source is gone: it is read from the archive. */

@@ -495,10 +495,10 @@ export class Archive {
     this.open().prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, value)
   }
 
-  /** Size and counts (see {@link ArchiveStatus}); `sourceBytes` is filled by the caller. */
+  /** Size and counts (see {@link ArchiveStatus}); `sourceBytes` and `ownHomeOpen` are the caller's. */
   status(): ArchiveStatus {
     const settings = this.settings()
-    if (!this.exists) return { settings, dir: this.dir, storedBytes: 0, rawBytes: 0, versions: 0, sessions: 0, goneSessions: 0, skippedForCap: 0 }
+    if (!this.exists) return { settings, dir: this.dir, storedBytes: 0, rawBytes: 0, versions: 0, sessions: 0, goneSessions: 0, skippedForCap: 0, ownHomeOpen: false }
     const db = this.open()
     const one = (sql: string): number => (db.prepare(sql).get() as { n: number }).n
     const skipped = db.prepare(`SELECT value FROM meta WHERE key = 'skippedForCap'`).get() as { value: string } | undefined
@@ -511,6 +511,7 @@ export class Archive {
       sessions: one('SELECT count(*) AS n FROM sessions'),
       goneSessions: one('SELECT count(*) AS n FROM sessions WHERE gone_at IS NOT NULL'),
       skippedForCap: skipped ? Number(skipped.value) : this.lastSkipped,
+      ownHomeOpen: false,
     }
   }
 

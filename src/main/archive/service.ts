@@ -59,6 +59,7 @@ export function createArchiveMethods(deps: ArchiveServiceDeps): ArchiveMethods {
   async function status(): Promise<ArchiveStatus> {
     const s = archive.status()
     const own = new Set(ownHomes().map((h) => h.layout.home))
+    s.ownHomeOpen = own.size > 0
     if (own.size > 0) {
       // The size column of the catalog is the session's files' bytes (a shared store file counts once).
       const seen = new Set<string>()

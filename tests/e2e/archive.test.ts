@@ -56,7 +56,7 @@ describe.skipIf(skip !== undefined)('archive, retention warning and put back', (
     const file = join(project, name)
     const bytes = readFileSync(file)
     rmSync(file)
-    await page.reload()
+    await page.getByTestId('reload').click()
     const row = page.locator(`[data-testid="session-row"][data-session-id="${id}"]`)
     await waitFor(() => row.getByTestId('row-archived').count()).toBe(1)
     await row.click()

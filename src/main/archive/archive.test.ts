@@ -138,6 +138,41 @@ describe('archive: a deleted session stays listed and is put back byte-identical
     }, 60_000)
   }
 
+  it('a deleted session survives a rebuilt catalog (the catalog is a cache; the archive is not)', async () => {
+    const home = join(temp('rebuild'), 'home')
+    cpSync(join(root, 'fixtures/real/claude-code/home'), home, { recursive: true })
+    const data = temp('rebuild-data')
+    const id = 'db9d5855-d967-440c-8eac-0e5a668d0e19'
+    const file = join(home, '.claude/projects/-home-ana-src-ledger-api', `${id}.jsonl`)
+    const prompt = readFileSync(file, 'utf8').split('\n').map((l) => (l ? (JSON.parse(l) as { type?: string; message?: { content?: unknown } }) : {})).find((r) => r.type === 'user' && typeof r.message?.content === 'string')!.message!.content as string
+    const firstWord = [...prompt.matchAll(/[A-Za-z]{5,}/g)].map((m) => m[0]).sort((a, b) => b.length - a.length)[0]!
+    const first = ownHomeApi(home, data)
+    let nodes: number
+    try {
+      await first.getLibrary()
+      await first.setArchiveSettings({ enabled: true })
+      nodes = (await first.getSession('claude-code', id)).nodes.length
+    } finally {
+      await first.library.close()
+    }
+    rmSync(file)
+    for (const f of readdirSync(data)) if (f.startsWith('catalog.sqlite')) rmSync(join(data, f))
+    const second = ownHomeApi(home, data)
+    try {
+      const lib = await second.getLibrary()
+      const s = lib.sessions.find((x) => x.id === id)
+      expect(s?.archived?.agentName).toBe('Claude Code')
+      expect(s?.files).toEqual([file])
+      expect((await second.getSession('claude-code', id)).nodes.length).toBe(nodes)
+      // Searchable again: a word of its first prompt, read from the raw file before it was deleted.
+      await second.library.whenIdle()
+      const hits = await second.search(firstWord)
+      expect(hits.hits.some((h) => h.sessionId === id)).toBe(true)
+    } finally {
+      await second.library.close()
+    }
+  }, 60_000)
+
   it('a copied home is never archived', async () => {
     const home = join(temp('copied'), 'home')
     cpSync(join(root, 'fixtures/real/claude-code/home'), home, { recursive: true })

@@ -5,11 +5,12 @@
  * holds a copy, whether or not the archive is still on.
  */
 import { existsSync } from 'node:fs'
+import { rm } from 'node:fs/promises'
 import type { ArchivedMark } from '../../shared/archive'
 import type { AgentId, Diagnostic } from '../../shared/ir'
 import type { AgentDefinition, StoreRef } from '../agents/types'
 import type { ArchiveHook, OpenHome } from '../catalog/refresh'
-import type { Archive, ArchiveItem } from './archive'
+import { rebasePaths, type Archive, type ArchiveItem } from './archive'
 import { indexDbOf } from './putback'
 
 /** Build the refresh hook over `archive`; `agents` give the display names of the marks. */
@@ -27,6 +28,25 @@ export function archiveHook(archive: Archive, agents: readonly AgentDefinition[]
       if (!ref.format.endsWith('-recovered')) return false
       const s = archive.session(ref.home, ref.agent, ref.sessionId)
       return s !== undefined && !s.ref.format.endsWith('-recovered') && s.ref.files[0] !== undefined && !existsSync(s.ref.files[0])
+    },
+    orphans(home, agent, known) {
+      return archive
+        .sessions(home, agent)
+        .filter((s) => !known.has(s.sessionId) && s.ref.files[0] !== undefined && !existsSync(s.ref.files[0]))
+        .map((s) => s.sessionId)
+    },
+    async readOrphan(def, home, sessionId, ctx) {
+      const s = archive.session(home, def.id, sessionId)
+      if (!s) throw new Error('not in the archive')
+      const { dir, ref } = await archive.extract(home, def.id, sessionId)
+      try {
+        const session = rebasePaths(await def.read(ref, ctx), dir, home)
+        session.source = { ...session.source, files: s.ref.files }
+        const goneAt = archive.markGone(home, def.id, sessionId) ?? s.lastAt
+        return { session, ref: s.ref, mark: { goneAt, agentName: nameOf(def.id), archivedAt: s.lastAt } }
+      } finally {
+        await rm(dir, { recursive: true, force: true })
+      }
     },
     async archive(refs: readonly StoreRef[], projectOf): Promise<Diagnostic[]> {
       if (!archive.settings().enabled) return []

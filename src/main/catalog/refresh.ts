@@ -8,10 +8,11 @@
  */
 import { availableParallelism } from 'node:os'
 import type { IndexStatus } from '../../shared/catalog'
-import type { AgentId, Diagnostic } from '../../shared/ir'
+import type { AgentId, Diagnostic, Session } from '../../shared/ir'
 import type { AgentDefinition, ReadContext, StoreRef } from '../agents/types'
 import type { HomeLayout } from '../platform'
 import type { ArchivedMark } from '../../shared/archive'
+import { extractSession } from './extract'
 import { indexRefs, indexText, type IndexedRef } from './indexer'
 import { linkGroup } from './link'
 import { runJob, splitBySize, startWorker } from './pool'
@@ -54,6 +55,14 @@ export interface ArchiveHook {
    * archive holds the deleted transcript itself. The ref is then treated as gone.
    */
   supersedes(ref: StoreRef): boolean
+  /**
+   * Archived sessions of `home` whose source is gone and that the catalog does not list (`known`:
+   * the ids discovered or in the catalog): after the catalog was deleted or rebuilt (a new schema
+   * version empties it), they are listed again from the archive.
+   */
+  orphans(home: string, agent: AgentId, known: ReadonlySet<string>): string[]
+  /** Read an orphan from the archive: the session (paths as in the home), its original ref and its mark. */
+  readOrphan(def: AgentDefinition, home: string, sessionId: string, ctx: ReadContext): Promise<{ session: Session; ref: StoreRef; mark: ArchivedMark }>
   /** Copy the discovered refs of covered homes (after they were read; no-op when the archive is off). */
   archive(refs: readonly StoreRef[], projectOf: (ref: StoreRef) => string | undefined): Promise<Diagnostic[]>
 }
@@ -142,6 +151,7 @@ export class Refresher {
     const toRemove: number[] = []
     const toMark: { sid: number; mark: ArchivedMark }[] = []
     const toArchive: StoreRef[] = []
+    const orphans: { home: string; agent: AgentDefinition; sessionId: string }[] = []
     const touched = new Set<string>()
     for (const home of homes) {
       const problems: Diagnostic[] = []
@@ -182,6 +192,13 @@ export class Refresher {
             touched.add(`${home.layout.home}\u0000${agent.id}`)
           }
         }
+        if (covered) {
+          const known = new Set([...seen, ...stamps.keys()])
+          for (const id of this.options.archive!.orphans(home.layout.home, agent.id, known)) {
+            orphans.push({ home: home.layout.home, agent, sessionId: id })
+            touched.add(`${home.layout.home}\u0000${agent.id}`)
+          }
+        }
       }
     }
     st.phase = 'read'
@@ -199,6 +216,16 @@ export class Refresher {
     }
     await this.read(toRead, st.bytesTotal, onItem)
     this.store.deleteSessions(toRemove)
+    for (const o of orphans) {
+      try {
+        const { session, ref, mark } = await this.options.archive!.readOrphan(o.agent, o.home, o.sessionId, this.ctx)
+        this.store.writeSession(extractSession(session, ref), [])
+        const sid = this.store.stamps(o.home, o.agent.id).get(o.sessionId)?.sid
+        if (sid !== undefined) toMark.push({ sid, mark })
+      } catch (e) {
+        this.problems.get(o.home)?.push({ severity: 'warning', path: o.home, agent: o.agent.id, sessionId: o.sessionId, message: `Could not list this session from Sepia's archive: ${errorText(e)}` })
+      }
+    }
     this.store.markArchived(toMark, ARCHIVED_STAMP)
     if (toArchive.length > 0 && this.options.archive) {
       const problems = await this.options.archive.archive(toArchive, (ref) => this.store.projectOf(ref.home, ref.agent, ref.sessionId)).catch((e: unknown) => [

@@ -7,13 +7,13 @@
  * 3. the session file is deleted, as the agent's cleanup would; Sepia's library still lists it,
  *    marked archived;
  * 4. Put back writes it into the store again; the bytes are compared with the file the CLI wrote;
- * 5. the real CLI resumes it (`claude --resume <id>`, `codex exec resume <id>`) and the request it
+ * 5. the real CLI resumes it (`claude --resume <id>`, `codex exec resume <id>`, `cline --id <id>` in tmux) and the request it
  *    sends after the new prompt must carry the first prompt and the first answer.
  *
  * Writes `resume/PUTBACK.md`. Not part of `npm test` (installs the agents from npm into the cache
  * of `sandbox.ts` on first use).
  *
- *   npm run resume-putback -- [--agents claude-code,codex] [--keep] [--no-write]
+ *   npm run resume-putback -- [--agents claude-code,codex,cline] [--keep] [--no-write]
  *
  * Exit status 0 when every agent passed.
  */
@@ -26,7 +26,9 @@ import { parseArgs } from 'node:util'
 import { createApi } from '../src/main/api'
 import type { AgentId } from '../src/shared/ir'
 import { checkRequests } from './check'
+import Database from 'better-sqlite3'
 import { claudeCodeDriver } from './drivers/claude-code'
+import { clineDriver } from './drivers/cline'
 import { codexDriver, codexOverrides } from './drivers/codex'
 import type { Driver, DriverContext } from './drivers/types'
 import { needle } from './expect'
@@ -46,6 +48,8 @@ interface PutBackAgent {
   files(home: string, id: string): string[]
   /** The first assistant text in the file the CLI wrote (what the resume must send again). */
   firstReply(file: string): string | undefined
+  /** Delete the session the way the agent does (default: its files). */
+  remove?(home: string, id: string, files: string[]): void
 }
 
 /** The JSON lines of a file (unparseable lines skipped). */
@@ -138,6 +142,40 @@ const AGENTS: Record<string, PutBackAgent> = {
       return undefined
     },
   },
+  cline: {
+    driver: clineDriver,
+    async start(ctx) {
+      // `cline --json "<prompt>"` (fixtures/real/cline/README.md "How it ran"), the driver's environment.
+      const env = baseEnv(ctx.sandbox.home, { CLINE_NO_AUTO_UPDATE: '1', CLINE_SESSION_BACKEND_MODE: 'local' })
+      const r = await run(ctx.bin, ['--json', FIRST_PROMPT], { cwd: ctx.sandbox.cwd, env, timeoutMs: 180_000 })
+      const sessions = join(ctx.sandbox.home, '.cline', 'data', 'sessions')
+      const id = walk(sessions).map((p) => /[\\/]([^\\/]+)[\\/]\1\.messages\.json$/.exec(p)?.[1]).find((x) => x)
+      if (!id) throw new Error(`cline wrote no session (exit ${r.code}): ${r.output.slice(-1500)}`)
+      return id
+    },
+    files: (home, id) => {
+      const dir = join(home, '.cline', 'data', 'sessions', id)
+      return [join(dir, `${id}.json`), join(dir, `${id}.messages.json`)].filter((p) => walk(dir).includes(p))
+    },
+    firstReply(file) {
+      // `<id>.json` is the manifest; the messages file sits beside it.
+      const messages = file.replace(/\.json$/, '.messages.json')
+      const m = JSON.parse(readFileSync(messages, 'utf8')) as { messages?: { role?: string; content?: unknown }[] }
+      for (const x of m.messages ?? []) if (x.role === 'assistant') return firstText(x.content, ['text'])
+      return undefined
+    },
+    // Cline's delete removes the session folder and its sessions.db row.
+    remove(home, id, files) {
+      for (const f of files) rmSync(f)
+      rmSync(join(home, '.cline', 'data', 'sessions', id), { recursive: true, force: true })
+      const db = new Database(join(home, '.cline', 'data', 'db', 'sessions.db'))
+      try {
+        db.prepare('DELETE FROM sessions WHERE session_id = ?').run(id)
+      } finally {
+        db.close()
+      }
+    },
+  },
 }
 
 interface Result {
@@ -178,7 +216,8 @@ async function runAgent(name: string, a: PutBackAgent, keep: boolean): Promise<R
     await api.getLibrary()
     const st = await api.setArchiveSettings({ enabled: true })
     step(`archive on: ${st.sessions} session(s), ${st.versions} file version(s), ${st.storedBytes} bytes stored in ${st.dir}`)
-    for (const f of files) rmSync(f)
+    if (a.remove) a.remove(sandbox.home, id, files)
+    else for (const f of files) rmSync(f)
     const lib = await api.getLibrary({ refresh: true })
     const listed = lib.sessions.find((s) => s.agent === (name as AgentId) && s.id === id)
     if (!listed?.archived) throw new Error('after the delete the session is not listed as archived')
@@ -186,7 +225,7 @@ async function runAgent(name: string, a: PutBackAgent, keep: boolean): Promise<R
     const put = await api.putBack(name as AgentId, id)
     const same = files.every((f, i) => readFileSync(f).equals(written[i]!))
     if (!put.verified || !same) throw new Error(`put back did not restore the bytes (verified ${put.verified}, identical ${same})`)
-    step(`put back ${put.written.length} file(s), byte-identical to what the CLI wrote`)
+    step(`put back ${put.written.length} file(s), byte-identical to what the CLI wrote${put.rows.map((r) => `; ${r.table} row added to ${r.dbPath.replace(sandbox.home, '~')} (backup first)`).join('')}`)
     const resumed = await a.driver.resume(ctx, id, RESUME_PROMPT)
     writeFileSync(join(sandbox.home, 'agent-output.txt'), resumed.output)
     const verdict = checkRequests(
@@ -237,7 +276,7 @@ function report(results: Result[], command: string): string {
 
 async function main(): Promise<number> {
   const args = parseArgs({ options: { agents: { type: 'string' }, keep: { type: 'boolean', default: false }, 'no-write': { type: 'boolean', default: false } } }).values
-  const names = (args.agents ?? 'claude-code,codex').split(',').filter(Boolean)
+  const names = (args.agents ?? 'claude-code,codex,cline').split(',').filter(Boolean)
   for (const n of names) if (!AGENTS[n]) return (process.stderr.write(`No put-back driver for "${n}" (have: ${Object.keys(AGENTS).join(', ')})\n`), 2)
   const results: Result[] = []
   for (const n of names) {

@@ -1,7 +1,7 @@
 /**
  * Issue 19 in a real browser, on a temp copy of fixtures/retention/claude-code/home (its
- * settings.json sets `cleanupPeriodDays: 1`) opened as the user's own home: the retention warning
- * shows ("Claude Code will delete 4 sessions in the next 7 days; not archived: turn the archive
+ * settings.json sets `cleanupPeriodDays: 1`) opened as the user's own home: the first-start question
+ * is asked, the retention warning shows ("Claude Code will delete 4 sessions in the next 7 days; not archived: turn the archive
  * on"), turning the archive on makes them safe, a deleted transcript stays listed as archived, and
  * Put back in the session view writes it back byte for byte.
  */
@@ -31,6 +31,8 @@ describe.skipIf(skip !== undefined)('archive, retention warning and put back', (
     server = await startApp([], { ownHome: home, appDataDir: dataDir })
     browser = await launchChromium()
     page = await (await browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: 'reduce' })).newPage()
+    // Ask the first-start question although the browser is automated (archive-ui.ts ARCHIVE_ASK_FORCE_KEY).
+    await page.addInitScript(() => localStorage.setItem('sepia.archive.ask', '1'))
     await page.goto(server.url)
     await page.getByTestId('library').waitFor()
   })
@@ -42,11 +44,14 @@ describe.skipIf(skip !== undefined)('archive, retention warning and put back', (
     rmSync(dataDir, { recursive: true, force: true })
   })
 
-  it('warns that Claude Code will delete the sessions, and says when they are safe', async () => {
+  it('asks the first-start question, warns that Claude Code will delete the sessions, and says when they are safe', async () => {
+    const question = page.getByTestId('archive-question')
+    await waitFor(() => question.textContent()).toContain('Keep a copy of your agent history so it is never lost? It uses about')
     const warning = page.getByTestId('retention-warning')
     await waitFor(() => warning.textContent())
       .toContain(`Claude Code will delete ${transcripts.length} sessions in the next 7 days; not archived: turn the archive on`)
-    await page.getByTestId('archive-turn-on').click()
+    await page.getByTestId('archive-keep').click()
+    await waitFor(() => question.count()).toBe(0)
     await waitFor(() => warning.textContent()).toContain(`Claude Code will delete ${transcripts.length} sessions in the next 7 days; they are safe in Sepia's archive`)
   })
 

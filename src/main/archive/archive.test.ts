@@ -246,6 +246,24 @@ describe('archive store', () => {
     archive.close()
   })
 
+  it('leaves out excluded agents and project folders', async () => {
+    const dir = temp('exclude')
+    const archive = new Archive(temp('exclude-data'))
+    await archive.setSettings({ enabled: true, excludedAgents: ['codex'], excludedProjects: [join(dir, 'secret')] })
+    expect(archive.allows('codex', undefined)).toBe(false)
+    expect(archive.allows('claude-code', join(dir, 'secret'))).toBe(false)
+    expect(archive.allows('claude-code', join(dir, 'secret', 'sub'))).toBe(false)
+    expect(archive.allows('claude-code', join(dir, 'secretive'))).toBe(true)
+    const file = join(dir, 'x.jsonl')
+    writeFileSync(file, '{}\n')
+    const ref = { agent: 'claude-code' as const, sessionId: 'x', format: 'x', files: [file], size: 0, mtimeMs: 0, home: dir }
+    await archive.archive([{ ref, project: join(dir, 'secret') }, { ref: { ...ref, agent: 'codex', sessionId: 'y' } }])
+    expect(archive.status().sessions).toBe(0)
+    await archive.archive([{ ref, project: join(dir, 'open') }])
+    expect(archive.status().sessions).toBe(1)
+    archive.close()
+  })
+
   it('snapshots a SQLite store without writing beside it', async () => {
     const dir = temp('sqlite')
     const path = join(dir, 'state.db')

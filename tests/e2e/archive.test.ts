@@ -10,6 +10,7 @@ import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { HttpServerHandle } from '../../src/main/transport/http'
+import { violations } from './axe'
 import { ROOT, browserSkipReason, launchChromium, startApp, tempFolder } from './helpers'
 
 const skip = browserSkipReason()
@@ -30,7 +31,8 @@ describe.skipIf(skip !== undefined)('archive, retention warning and put back', (
     transcripts = readdirSync(project).filter((f) => f.endsWith('.jsonl'))
     server = await startApp([], { ownHome: home, appDataDir: dataDir })
     browser = await launchChromium()
-    page = await (await browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: 'reduce' })).newPage()
+    page = await (await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true, reducedMotion: 'reduce' })).newPage()
+    // bypassCSP: only so that axe can be injected (as tests/e2e/a11y.test.ts does).
     // Ask the first-start question although the browser is automated (archive-ui.ts ARCHIVE_ASK_FORCE_KEY).
     await page.addInitScript(() => localStorage.setItem('sepia.archive.ask', '1'))
     await page.goto(server.url)
@@ -50,6 +52,7 @@ describe.skipIf(skip !== undefined)('archive, retention warning and put back', (
     const warning = page.getByTestId('retention-warning')
     await waitFor(() => warning.textContent())
       .toContain(`Claude Code will delete ${transcripts.length} sessions in the next 7 days; not archived: turn the archive on`)
+    expect(await violations(page)).toEqual([])
     await page.getByTestId('archive-keep').click()
     await waitFor(() => question.count()).toBe(0)
     await waitFor(() => warning.textContent()).toContain(`Claude Code will delete ${transcripts.length} sessions in the next 7 days; they are safe in Sepia's archive`)
@@ -67,6 +70,7 @@ describe.skipIf(skip !== undefined)('archive, retention warning and put back', (
     await row.click()
     const note = page.getByTestId('session-archived')
     await waitFor(() => note.textContent()).toContain('Archived: deleted by Claude Code on')
+    expect(await violations(page)).toEqual([])
     await note.getByTestId('put-back').click()
     await waitFor(() => page.getByTestId('put-back-done').count()).toBe(1)
     expect(readFileSync(file).equals(bytes)).toBe(true)

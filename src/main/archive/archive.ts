@@ -165,6 +165,7 @@ export class Archive {
     }
     const db = new Database(dbPath, { timeout: 10_000 })
     db.pragma('journal_mode = WAL')
+    db.pragma('synchronous = NORMAL')
     db.exec(DDL)
     this.db = db
     return db
@@ -227,6 +228,9 @@ export class Archive {
     const added: number[] = []
     const latestOfPath = db.prepare('SELECT vid, src_size, src_mtime_ms FROM versions WHERE path = ? ORDER BY vid DESC LIMIT 1')
     const addMember = db.prepare('INSERT OR IGNORE INTO members (home, agent, session_id, path, vid) VALUES (?, ?, ?, ?, ?)')
+    const sessionRow = db.prepare('SELECT gone_at, ref FROM sessions WHERE home = ? AND agent = ? AND session_id = ?')
+    const isMember = db.prepare('SELECT 1 FROM members WHERE home = ? AND agent = ? AND session_id = ? AND path = ? AND vid = ?')
+    const writes: { ref: StoreRef; vids: [string, number][] }[] = []
     const upsertSession = db.prepare(
       `INSERT INTO sessions (home, agent, session_id, ref, first_at, last_at, gone_at) VALUES (?, ?, ?, ?, ?, ?, NULL)
        ON CONFLICT(home, agent, session_id) DO UPDATE SET ref = excluded.ref, last_at = excluded.last_at, gone_at = NULL`,
@@ -257,10 +261,18 @@ export class Archive {
         vids.push([path, vid])
       }
       if (vids.length === 0) continue
+      // Nothing new for this session (the common case of a refresh): no write at all.
+      const known = sessionRow.get(ref.home, ref.agent, ref.sessionId) as { gone_at: number | null; ref: string } | undefined
+      if (known && known.gone_at === null && known.ref === JSON.stringify(ref) && vids.every(([path, vid]) => isMember.get(ref.home, ref.agent, ref.sessionId, path, vid))) continue
+      writes.push({ ref, vids })
+    }
+    if (writes.length > 0) {
       const at = this.now()
       db.transaction(() => {
-        for (const [path, vid] of vids) addMember.run(ref.home, ref.agent, ref.sessionId, path, vid)
-        upsertSession.run(ref.home, ref.agent, ref.sessionId, JSON.stringify(ref), at, at)
+        for (const { ref, vids } of writes) {
+          for (const [path, vid] of vids) addMember.run(ref.home, ref.agent, ref.sessionId, path, vid)
+          upsertSession.run(ref.home, ref.agent, ref.sessionId, JSON.stringify(ref), at, at)
+        }
       })()
     }
     // The cap: older versions first, then the new ones that still do not fit.

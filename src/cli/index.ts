@@ -14,6 +14,7 @@
  *   sepia convert <session-id> --to <agent> [--target-home DIR] [--project DIR] [--dry-run] [--text-only]
  *                                   (src/cli/convert.ts)
  *   sepia mcp [--home DIR]...       MCP server over stdio (src/main/mcp/server.ts)
+ *   sepia archive status|prune|on|off | put-back <session-id>   (src/cli/archive.ts)
  *
  * Every command takes `--home DIR` (default: the user's home; repeatable) and `--json`.
  * Exit codes: 0 ok, 1 failure (message on stderr), 2 bad usage.
@@ -34,6 +35,7 @@ import { USAGE_USAGE, runUsage } from './usage'
 import { TIMELINE_USAGE, runTimeline } from './timeline'
 import { CONVERT_USAGE, runConvert, wrapList } from './convert'
 import { DOCTOR_USAGE, runDoctor } from './doctor'
+import { ARCHIVE_USAGE, runArchive, runPutBack } from './archive'
 import { AGENTS } from '../main/agents/registry'
 import { projectKey } from '../shared/project-key'
 import { runMcpServer } from '../main/mcp/server'
@@ -45,7 +47,7 @@ const USAGE = `Usage:
                                                 print a session (Markdown, or IR JSON)
   sepia serve [--home DIR] [--port N] [--demo]  serve the app on http://127.0.0.1
   sepia mcp   [--home DIR]                      MCP server over stdio (search_sessions, get_session, ...)
-${EXPORT_USAGE}${CHECKPOINT_USAGE}${SEARCH_USAGE}${USAGE_USAGE}${TIMELINE_USAGE}${CONVERT_USAGE}${DOCTOR_USAGE}Options:
+${EXPORT_USAGE}${CHECKPOINT_USAGE}${SEARCH_USAGE}${USAGE_USAGE}${TIMELINE_USAGE}${CONVERT_USAGE}${DOCTOR_USAGE}${ARCHIVE_USAGE}Options:
   --home DIR   read this home folder instead of yours (repeat for several)
   --json       machine-readable output
   --agent ID   one of the agents Sepia reads:
@@ -179,6 +181,10 @@ export async function main(argv: string[], out: NodeJS.WritableStream = process.
         return await runConvert(api, rest, { to: values.to, agent: values.agent, targetHome: values['target-home'], project: values.project, dryRun: values['dry-run'], textOnly: values['text-only'], json: values.json, homes: values.home ?? [] }, out, err)
       case 'doctor':
         return await runDoctor(api, { json: values.json ?? false, ...(values.report !== undefined ? { report: values.report } : {}), ...(values.out !== undefined ? { out: values.out } : {}) }, out)
+      case 'archive':
+        return await runArchive(api, rest[0], { json: values.json ?? false }, out, err)
+      case 'put-back':
+        return await runPutBack(api, rest, { json: values.json ?? false, agent: values.agent, homes: values.home ?? [] }, out, err)
       case 'mcp':
         await runMcpServer(api, processContext({ mode: 'browser' }).version)
         return -1

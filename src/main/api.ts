@@ -27,6 +27,8 @@ import { createCatalogMethods } from './catalog/service'
 import { createTimelineMethods } from './timeline/api'
 import { computeHealth } from './health/report'
 import { writeProblemReport } from './health/problem-report'
+import { Archive } from './archive/archive'
+import { createArchiveMethods } from './archive/service'
 
 /** The API plus what hosts need beyond the contract. */
 export interface SepiaService extends SepiaApi {
@@ -50,7 +52,9 @@ export function createApi(context: AppContext): SepiaService {
   // Discovery skips session files that link out of the opened home (reported, not followed).
   // The catalog (src/main/catalog/) lives in the app data folder; in memory when the host gives none.
   // One-shot hosts (the CLI, `serve`) refresh changed files before their first answer; the app answers from the catalog at once.
-  const library = new LibraryService([], guardAgents(AGENTS), ctx, { refreshFirstLoad: context.mode !== 'electron', ...(context.appDataDir ? { catalogPath: join(context.appDataDir, CATALOG_FILE) } : {}) })
+  // The archive (issue 19, src/main/archive/) lives in the app data folder; it covers only the own home.
+  const archive = new Archive(context.appDataDir ?? join(tmpdir(), `sepia-data-${process.pid}`), ctx.now)
+  const library = new LibraryService([], guardAgents(AGENTS), ctx, { refreshFirstLoad: context.mode !== 'electron', archive, ...(context.appDataDir ? { catalogPath: join(context.appDataDir, CATALOG_FILE) } : {}) })
   let initialised = false
   // Read roots: the opened homes, their sessions' files and recorded project folders. None of them
   // is a write root (issue 16): writes go through `paths.checkWrite` (src/main/paths.ts).
@@ -139,6 +143,8 @@ export function createApi(context: AppContext): SepiaService {
     // Search, usage and cost, index progress, live changes, paged transcripts (src/main/catalog/service.ts).
     ready: () => init(),
     ...createCatalogMethods({ library, init: () => init(), ...(context.appDataDir ? { appDataDir: context.appDataDir } : {}) }),
+    // Archive, put back and retention warnings (issue 19): src/main/archive/service.ts.
+    ...createArchiveMethods({ archive, library, init: () => init(), now: ctx.now }),
     // Timeline (rows, CSV/JSONL export) and the agent settings view: src/main/timeline/api.ts.
     ...createTimelineMethods({ library, agents: guardAgents(AGENTS), ctx, init: () => init(), paths }),
     paths,

@@ -25,6 +25,8 @@ import { Refresher, type OpenHome, type RefresherOptions, type RefreshResult } f
 import { openCatalog } from './catalog/schema'
 import { CatalogStore, stampOf, type CatalogSession } from './catalog/store'
 import { LiveWatcher, watchRoots } from './live/watch'
+import { rebasePaths, type Archive } from './archive/archive'
+import { archiveHook } from './archive/hook'
 import { findCredentialFiles, maskSession } from './secrets'
 
 export type { OpenHome } from './catalog/refresh'
@@ -43,6 +45,11 @@ export interface LibraryOptions {
    * leaves it off: it shows the catalog at once and refreshes in the background.
    */
   refreshFirstLoad?: boolean
+  /**
+   * Sepia's archive (issue 19): the refresh copies the own home's session files into it, and a
+   * session whose source is gone is read from it.
+   */
+  archive?: Archive
   /** Live watching: debounce (ms) and the fallback poll interval (ms, 0 = none). */
   liveDebounceMs?: number
   livePollMs?: number
@@ -89,6 +96,7 @@ export class LibraryService {
     const ro: RefresherOptions = { dbPath: path }
     if (options.workers !== undefined) ro.workers = options.workers
     if (options.workerThreshold !== undefined) ro.workerThreshold = options.workerThreshold
+    if (options.archive) ro.archive = archiveHook(options.archive, agents)
     this.refresher = new Refresher(this.store, agents, ctx, ro)
   }
 
@@ -242,11 +250,35 @@ export class LibraryService {
     return `${row.home}\u0000${stampOf(row.ref)}\u0000${JSON.stringify(row.links)}`
   }
 
+  /** The archive the library reads gone sessions from, if any. */
+  get archive(): Archive | undefined {
+    return this.options.archive
+  }
+
+  /**
+   * Read a session whose source is gone from its archived copy: the files are written to a
+   * temporary folder inside the archive, read with the agent's reader, and removed; the session's
+   * `source.files` name the original paths.
+   */
+  private async readArchived(row: CatalogSession, def: AgentDefinition): Promise<Session> {
+    const archive = this.options.archive
+    if (!archive?.session(row.home, row.agent, row.sessionId)) throw new SepiaError({ code: 'READ_FAILED', message: `This session's files are gone and Sepia's archive has no copy of it.`, path: row.ref.files[0] })
+    const { dir, ref } = await archive.extract(row.home, row.agent, row.sessionId)
+    try {
+      const session = rebasePaths(applyLinks(await def.read(ref, this.ctx), row.links), dir, row.home)
+      session.source = { ...session.source, files: row.ref.files }
+      return session
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  }
+
   /** Read a catalog row's session from its store (`ref` may point at a head copy), links applied. */
   private async readRow(row: CatalogSession, ref = row.ref): Promise<Session> {
     const def = this.agents.find((a) => a.id === row.agent)
     if (!def) throw new SepiaError({ code: 'UNKNOWN_AGENT', message: `Sepia cannot read "${row.agent}" sessions yet.` })
     try {
+      if (row.summary.archived) return await this.readArchived(row, def)
       return applyLinks(await def.read(ref, this.ctx), row.links)
     } catch (e) {
       throw SepiaError.from(e).code === 'INTERNAL'

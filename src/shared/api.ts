@@ -14,6 +14,7 @@ import type { ConvertOptions, ConvertPlan, ConvertResult, ProviderFamily } from 
 import type { ChangeSet, FindOptions, FindResult, IndexStatus, PageOptions, SearchFilters, SearchResult, SessionPage, UsageQuery, UsageReport } from './catalog'
 import type { AgentSettingsView } from './settings'
 import type { HealthReport, ProblemReport } from './health'
+import type { ArchiveSettings, ArchiveStatus, PruneResult, PutBackResult, RetentionWarning } from './archive'
 import type { TimelineFilter, TimelineFormat, TimelinePage, TimelineQuery } from './timeline'
 
 export type * from './checkpoints'
@@ -159,6 +160,11 @@ export const API_METHODS = [
   'getAgentSettings',
   'getHealth',
   'reportProblem',
+  'getArchiveStatus',
+  'setArchiveSettings',
+  'pruneArchive',
+  'putBack',
+  'getRetentionWarnings',
 ] as const
 
 export type ApiMethod = (typeof API_METHODS)[number]
@@ -384,6 +390,23 @@ export interface SepiaApi {
    * `outDir` a folder the user picked. Rejects `PATH_NOT_ALLOWED`, `NOT_FOUND`, `BAD_ARGUMENT`.
    */
   reportProblem(path: string, outDir?: string): Promise<ProblemReport>
+  /**
+   * Sepia's archive (issue 19, src/main/archive/): settings, size, counts, and the bytes of the own
+   * home's session files (`sourceBytes`, for the first-start question).
+   */
+  getArchiveStatus(): Promise<ArchiveStatus>
+  /** Change the archive's settings (turning it on takes the first copies at once). */
+  setArchiveSettings(settings: Partial<ArchiveSettings>): Promise<ArchiveStatus>
+  /** Remove archived versions that are not a session's latest until the archive fits its cap. */
+  pruneArchive(): Promise<PruneResult>
+  /**
+   * Write an archived session (own home only) back into its agent's store, as last copied; rejects
+   * `SESSION_NOT_FOUND` when the archive has no copy. Writes only missing files (atomically) and a
+   * missing index row (with a backup of the database).
+   */
+  putBack(agent: AgentId, id: string): Promise<PutBackResult>
+  /** Sessions the agents will delete within 7 days by their own retention settings (own home). */
+  getRetentionWarnings(): Promise<RetentionWarning[]>
 }
 
 /** Error codes that cross the bridge. */

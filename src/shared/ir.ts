@@ -14,6 +14,7 @@
  *
  * This file is imported by the renderer too: no Node or Electron imports.
  */
+import type { ArchivedMark } from './archive'
 
 /** Version of the IR's JSON shape. Bump on any incompatible change; goldens record it. */
 export const IR_VERSION = 1
@@ -371,4 +372,9 @@ export interface SessionSummary {
    * when the user shows hidden sessions.
    */
   hidden?: true
+  /**
+   * The session's files are gone from the agent's store; it is read from Sepia's archive
+   * (issue 19, `src/main/archive/`) and can be put back.
+   */
+  archived?: ArchivedMark
 }

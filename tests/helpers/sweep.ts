@@ -33,7 +33,7 @@ export function sweepContext(homes: string[]): AppContext {
 }
 
 /** Methods that write into the user's files by design (convert, restore): never swept. */
-export const WRITE_METHODS: readonly string[] = ['convertSession', 'restoreCheckpoint', 'undoRestore']
+export const WRITE_METHODS: readonly string[] = ['convertSession', 'restoreCheckpoint', 'undoRestore', 'putBack']
 
 /** One call and its answer. */
 export interface SweepCall {
@@ -118,6 +118,11 @@ export const READ_SWEEP: Record<string, Plan> = {
   exportTimeline: () => [['csv'], ['jsonl']],
   getAgentSettings: () => [[]],
   getHealth: () => [[]],
+  // The archive (issue 19) writes only inside the app data folder.
+  getArchiveStatus: () => [[]],
+  setArchiveSettings: () => [[{ capBytes: 64 << 20 }]],
+  pruneArchive: () => [[]],
+  getRetentionWarnings: () => [[]],
   // Writes only a masked copy into a folder the user picked (never into a store).
   reportProblem: (e) => e.onePerAgent.filter((s) => s.files[0] !== undefined).map((s) => [s.files[0], e.tempDir('report')]),
   openHome: (e) => e.homes.map((h) => [h]),

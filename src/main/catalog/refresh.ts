@@ -8,9 +8,11 @@
  */
 import { availableParallelism } from 'node:os'
 import type { IndexStatus } from '../../shared/catalog'
-import type { AgentId, Diagnostic } from '../../shared/ir'
+import type { AgentId, Diagnostic, Session } from '../../shared/ir'
 import type { AgentDefinition, ReadContext, StoreRef } from '../agents/types'
 import type { HomeLayout } from '../platform'
+import type { ArchivedMark } from '../../shared/archive'
+import { extractSession } from './extract'
 import { indexRefs, indexText, type IndexedRef } from './indexer'
 import { linkGroup } from './link'
 import { runJob, splitBySize, startWorker } from './pool'
@@ -32,6 +34,37 @@ export interface RefresherOptions {
   workerThreshold?: number
   /** Pending full-text rows above which the text phase runs on a worker. Default 2,000. */
   textWorkerThreshold?: number
+  /** The archive (issue 19, `src/main/archive/`): absent, nothing is archived or kept. */
+  archive?: ArchiveHook
+}
+
+/**
+ * What a refresh asks of the archive (`src/main/archive/hook.ts`). Only homes it `covers` (the
+ * user's own home, never a copied home, a bundle or the demo) are archived.
+ */
+export interface ArchiveHook {
+  covers(home: OpenHome): boolean
+  /**
+   * A session of a covered home is gone from its store: its mark when the archive holds a copy
+   * (the catalog row then stays, read from the archive), else undefined (the row is removed).
+   */
+  gone(home: string, agent: AgentId, sessionId: string): ArchivedMark | undefined
+  /**
+   * True when the archive's copy of the session is better than what discovery found: the ref is a
+   * recovery from a secondary source (`*-recovered`, e.g. Cline's `session-search.db`) while the
+   * archive holds the deleted transcript itself. The ref is then treated as gone.
+   */
+  supersedes(ref: StoreRef): boolean
+  /**
+   * Archived sessions of `home` whose source is gone and that the catalog does not list (`known`:
+   * the ids discovered or in the catalog): after the catalog was deleted or rebuilt (a new schema
+   * version empties it), they are listed again from the archive.
+   */
+  orphans(home: string, agent: AgentId, known: ReadonlySet<string>): string[]
+  /** Read an orphan from the archive: the session (paths as in the home), its original ref and its mark. */
+  readOrphan(def: AgentDefinition, home: string, sessionId: string, ctx: ReadContext): Promise<{ session: Session; ref: StoreRef; mark: ArchivedMark }>
+  /** Copy the discovered refs of covered homes (after they were read; no-op when the archive is off). */
+  archive(refs: readonly StoreRef[], projectOf: (ref: StoreRef) => string | undefined): Promise<Diagnostic[]>
 }
 
 /** What one refresh did. */
@@ -116,10 +149,14 @@ export class Refresher {
     const agents = this.agentsFor(agentIds)
     const toRead: StoreRef[] = []
     const toRemove: number[] = []
+    const toMark: { sid: number; mark: ArchivedMark }[] = []
+    const toArchive: StoreRef[] = []
+    const orphans: { home: string; agent: AgentDefinition; sessionId: string }[] = []
     const touched = new Set<string>()
     for (const home of homes) {
       const problems: Diagnostic[] = []
       this.problems.set(home.layout.home, problems)
+      const covered = this.options.archive?.covers(home) === true
       for (const agent of agents) {
         let refs: StoreRef[] = []
         try {
@@ -134,16 +171,31 @@ export class Refresher {
         const seen = new Set<string>()
         for (const ref of refs) {
           if (seen.has(ref.sessionId)) continue // the same id twice in one home: the first wins
+          if (covered && this.options.archive!.supersedes({ ...ref, home: home.layout.home })) continue
           seen.add(ref.sessionId)
           const ours: StoreRef = { ...ref, home: home.layout.home }
+          if (covered) toArchive.push(ours)
           if (stamps.get(ref.sessionId)?.stamp !== stampOf(ours)) {
             toRead.push(ours)
             touched.add(`${home.layout.home}\u0000${agent.id}`)
           }
         }
-        for (const [id, { sid }] of stamps) {
+        for (const [id, { sid, stamp }] of stamps) {
           if (!seen.has(id)) {
+            // Gone from the store: kept (marked archived, once) when the archive holds a copy.
+            const mark = covered ? this.options.archive!.gone(home.layout.home, agent.id, id) : undefined
+            if (mark) {
+              if (!stamp.startsWith(ARCHIVED_STAMP)) toMark.push({ sid, mark })
+              continue
+            }
             toRemove.push(sid)
+            touched.add(`${home.layout.home}\u0000${agent.id}`)
+          }
+        }
+        if (covered) {
+          const known = new Set([...seen, ...stamps.keys()])
+          for (const id of this.options.archive!.orphans(home.layout.home, agent.id, known)) {
+            orphans.push({ home: home.layout.home, agent, sessionId: id })
             touched.add(`${home.layout.home}\u0000${agent.id}`)
           }
         }
@@ -164,6 +216,23 @@ export class Refresher {
     }
     await this.read(toRead, st.bytesTotal, onItem)
     this.store.deleteSessions(toRemove)
+    for (const o of orphans) {
+      try {
+        const { session, ref, mark } = await this.options.archive!.readOrphan(o.agent, o.home, o.sessionId, this.ctx)
+        this.store.writeSession(extractSession(session, ref), [])
+        const sid = this.store.stamps(o.home, o.agent.id).get(o.sessionId)?.sid
+        if (sid !== undefined) toMark.push({ sid, mark })
+      } catch (e) {
+        this.problems.get(o.home)?.push({ severity: 'warning', path: o.home, agent: o.agent.id, sessionId: o.sessionId, message: `Could not list this session from Sepia's archive: ${errorText(e)}` })
+      }
+    }
+    this.store.markArchived(toMark, ARCHIVED_STAMP)
+    if (toArchive.length > 0 && this.options.archive) {
+      const problems = await this.options.archive.archive(toArchive, (ref) => this.store.projectOf(ref.home, ref.agent, ref.sessionId)).catch((e: unknown) => [
+        { severity: 'warning' as const, path: toArchive[0]!.home, message: `Could not update Sepia's archive: ${errorText(e)}` },
+      ])
+      for (const p of problems) this.problems.get(toArchive[0]!.home)?.push(p)
+    }
     st.phase = 'link'
     for (const key of touched) {
       const [home, agentId] = key.split('\u0000') as [string, AgentId]
@@ -253,6 +322,9 @@ export class Refresher {
     })
   }
 }
+
+/** Prefix of the refresh stamp of a catalog row whose session is read from the archive. */
+export const ARCHIVED_STAMP = 'archived:'
 
 function errorText(e: unknown): string {
   return e instanceof Error ? e.message : String(e)

@@ -5,6 +5,7 @@
  */
 import type Database from 'better-sqlite3'
 import type { CredentialFile } from '../../shared/api'
+import type { ArchivedMark } from '../../shared/archive'
 import type { AgentId, Diagnostic, Session, SessionSummary } from '../../shared/ir'
 import type { StoreRef } from '../agents/types'
 import type { MessageRow, SessionRecord } from './extract'
@@ -240,6 +241,29 @@ export class CatalogStore {
       delUsage.run(mid)
       delMsg.run(mid)
     }
+  }
+
+  /**
+   * Mark sessions whose source is gone but whose copy is in the archive (issue 19): the summary
+   * gets `archived`, the refresh stamp gets `stampPrefix` (so a session put back is read again).
+   */
+  markArchived(rows: readonly { sid: number; mark: ArchivedMark }[], stampPrefix: string): void {
+    if (rows.length === 0) return
+    this.db.transaction(() => {
+      const gen = this.nextGen()
+      for (const { sid, mark } of rows) {
+        const row = this.st('SELECT summary, stamp FROM sessions WHERE sid = ?').get(sid) as { summary: string; stamp: string } | undefined
+        if (!row) continue
+        const summary = { ...parseJson<SessionSummary>(row.summary, {} as SessionSummary), archived: mark }
+        this.st('UPDATE sessions SET summary = ?, stamp = ?, gen = ? WHERE sid = ?').run(JSON.stringify(summary), stampPrefix + row.stamp, gen, sid)
+      }
+    })()
+  }
+
+  /** The project folder the catalog records for a session, if any. */
+  projectOf(home: string, agent: AgentId, sessionId: string): string | undefined {
+    const r = this.st('SELECT project FROM sessions WHERE home = ? AND agent = ? AND session_id = ?').get(home, agent, sessionId) as { project: string | null } | undefined
+    return r?.project ?? undefined
   }
 
   /** Remove sessions (by sid) and record their removal for `changesSince`. */

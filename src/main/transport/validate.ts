@@ -48,6 +48,11 @@ export const API_ARGS: Record<ApiMethod, readonly Arg[]> = {
   getTimeline: ['o?'],
   exportTimeline: ['s', 'o?'],
   getAgentSettings: ['o?'],
+  getArchiveStatus: [],
+  setArchiveSettings: ['o'],
+  pruneArchive: [],
+  putBack: ['a', 's'],
+  getRetentionWarnings: [],
 }
 
 function fits(v: unknown, a: Arg): boolean {

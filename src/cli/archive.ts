@@ -1,0 +1,90 @@
+/**
+ * `sepia archive status|prune|on|off` and `sepia put-back <session-id> [--agent ID]` (issue 19):
+ * Sepia's archive of the user's own home (src/main/archive/).
+ */
+import { SepiaError } from '../shared/api'
+import type { ArchiveStatus } from '../shared/archive'
+import { isAgentId } from '../shared/ir'
+import type { SepiaService } from '../main/api'
+import { safeText, sessionNotFound } from './terminal'
+
+/** Usage lines of the commands. */
+export const ARCHIVE_USAGE = `  sepia archive status|prune|on|off [--json]   Sepia's archive of your sessions: size and counts; drop old versions to fit the cap; turn it on or off
+  sepia put-back <session-id> [--agent ID]      write an archived session back into its agent's store, as last copied
+`
+
+/** Bytes as `1.2 GB`. */
+export function formatBytes(n: number): string {
+  const units = ['bytes', 'KB', 'MB', 'GB', 'TB']
+  let v = n
+  let i = 0
+  while (v >= 1000 && i < units.length - 1) {
+    v /= 1000
+    i++
+  }
+  return i === 0 ? `${n} bytes` : `${v.toFixed(v < 10 ? 1 : 0)} ${units[i]}`
+}
+
+function statusText(s: ArchiveStatus): string {
+  const lines = [
+    `The archive is ${s.settings.enabled ? 'on' : 'off'}${s.settings.answered ? '' : ' (not chosen yet)'}: ${s.dir}`,
+    `  ${s.sessions} session(s), ${s.versions} file version(s), ${formatBytes(s.storedBytes)} stored (${formatBytes(s.rawBytes)} before compression), cap ${formatBytes(s.settings.capBytes)}`,
+  ]
+  if (s.goneSessions > 0) lines.push(`  ${s.goneSessions} session(s) deleted from their agent's store are kept here (sepia put-back <id> restores one)`)
+  if (s.skippedForCap > 0) lines.push(`  ${s.skippedForCap} new version(s) were not kept: the archive is full`)
+  if (s.sourceBytes !== undefined) lines.push(`  your session files take ${formatBytes(s.sourceBytes)}`)
+  if (s.settings.excludedAgents.length) lines.push(`  left out: ${s.settings.excludedAgents.join(', ')}`)
+  if (s.settings.excludedProjects.length) lines.push(`  projects left out: ${s.settings.excludedProjects.join(', ')}`)
+  return lines.join('\n') + '\n'
+}
+
+/** Run `sepia archive <sub>`. Resolves the exit code. */
+export async function runArchive(api: SepiaService, sub: string | undefined, o: { json: boolean }, out: NodeJS.WritableStream, err: NodeJS.WritableStream): Promise<number> {
+  switch (sub) {
+    case undefined:
+    case 'status': {
+      const s = await api.getArchiveStatus()
+      out.write(o.json ? JSON.stringify(s, null, 2) + '\n' : safeText(statusText(s)))
+      return 0
+    }
+    case 'prune': {
+      const r = await api.pruneArchive()
+      out.write(o.json ? JSON.stringify(r, null, 2) + '\n' : `Removed ${r.removedVersions} old version(s), freed ${formatBytes(r.freedBytes)}; ${formatBytes(r.storedBytes)} stored.\n`)
+      return 0
+    }
+    case 'on':
+    case 'off': {
+      const s = await api.setArchiveSettings({ enabled: sub === 'on' })
+      out.write(o.json ? JSON.stringify(s, null, 2) + '\n' : safeText(statusText(s)))
+      return 0
+    }
+    default:
+      err.write(`Unknown archive command "${sub}".\n\n${ARCHIVE_USAGE}`)
+      return 2
+  }
+}
+
+/** Run `sepia put-back <id>`. Resolves the exit code. */
+export async function runPutBack(api: SepiaService, rest: string[], o: { json: boolean; agent?: string | undefined; homes: string[] }, out: NodeJS.WritableStream, err: NodeJS.WritableStream): Promise<number> {
+  const id = rest[0]
+  if (!id) {
+    err.write(`sepia put-back needs a session id.\n\n${ARCHIVE_USAGE}`)
+    return 2
+  }
+  if (o.agent !== undefined && !isAgentId(o.agent)) throw new SepiaError({ code: 'UNKNOWN_AGENT', message: `"${o.agent}" is not an agent id.` })
+  const lib = await api.getLibrary()
+  const pick = lib.sessions.filter((s) => s.id === id && (o.agent === undefined || s.agent === o.agent))
+  if (pick.length === 0) throw sessionNotFound(id, lib.homes.map((h) => h.path), o.homes)
+  if (pick.length > 1) throw new SepiaError({ code: 'BAD_ARGUMENT', message: `"${id}" is a session of ${pick.map((s) => s.agent).join(' and ')}; give --agent.` })
+  const r = await api.putBack(pick[0]!.agent, id)
+  if (o.json) out.write(JSON.stringify(r, null, 2) + '\n')
+  else {
+    const lines = [`Put back ${r.written.length} file(s) of ${r.agent} session ${r.sessionId}${r.verified ? ' (read back: identical to the archived copy)' : ' (READ BACK FAILED)'}.`]
+    for (const p of r.written) lines.push(`  wrote ${p}`)
+    for (const s of r.skipped) lines.push(`  left ${s.path}: ${s.reason}`)
+    for (const row of r.rows) lines.push(`  added its ${row.table} row to ${row.dbPath}${row.backup ? ` (backup: ${row.backup})` : ''}`)
+    if (r.resumeCommand) lines.push(`Resume it with: ${r.resumeCommand}`)
+    out.write(safeText(lines.join('\n') + '\n'))
+  }
+  return r.verified ? 0 : 1
+}

@@ -1,0 +1,53 @@
+/**
+ * `sepia archive on|status|prune` and `sepia put-back <id>` (issue 19) on a temp copy of the real
+ * Claude Code home as the user's own home (HOME and SEPIA_DATA_DIR point at temp folders).
+ */
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { findAppRoot } from '../src/main/context'
+import { runCli } from './helpers/cli-run'
+
+const tmp = mkdtempSync(join(tmpdir(), 'sepia-archive-cli-'))
+const home = join(tmp, 'home')
+const saved = { HOME: process.env.HOME, SEPIA_DATA_DIR: process.env.SEPIA_DATA_DIR, USERPROFILE: process.env.USERPROFILE }
+const ID = '6af80e1b-9349-4dc0-a14a-75375ad2f7e2'
+const FILE = join(home, '.claude/projects/-home-ana-src-ledger-api', `${ID}.jsonl`)
+
+beforeAll(() => {
+  cpSync(join(findAppRoot(), 'fixtures/real/claude-code/home'), home, { recursive: true })
+  process.env.HOME = home
+  process.env.USERPROFILE = home
+  process.env.SEPIA_DATA_DIR = join(tmp, 'data')
+})
+afterAll(() => {
+  for (const [k, v] of Object.entries(saved)) {
+    if (v === undefined) delete process.env[k]
+    else process.env[k] = v
+  }
+  rmSync(tmp, { recursive: true, force: true })
+})
+
+describe('sepia archive / put-back', () => {
+  it('archives, keeps a deleted session and puts it back', async () => {
+    const bytes = readFileSync(FILE)
+    const off = await runCli('archive', 'status', '--json')
+    expect(off.code).toBe(0)
+    expect(JSON.parse(off.out).settings.enabled).toBe(false)
+    const on = await runCli('archive', 'on', '--json')
+    expect(on.code).toBe(0)
+    expect(JSON.parse(on.out).sessions).toBe(6) // 5 transcripts and 1 sub-agent file in the fixture
+    rmSync(FILE)
+    const list = await runCli('list', '--json')
+    const listed = (JSON.parse(list.out).sessions as { id: string; archived?: unknown }[]).find((s) => s.id === ID)
+    expect(listed?.archived).toBeDefined()
+    const put = await runCli('put-back', ID)
+    expect(put.code).toBe(0)
+    expect(put.out).toContain(`claude --resume ${ID}`)
+    expect(readFileSync(FILE).equals(bytes)).toBe(true)
+    const prune = await runCli('archive', 'prune', '--json')
+    expect(prune.code).toBe(0)
+    expect(JSON.parse(prune.out).storedBytes).toBeGreaterThan(0)
+  }, 60_000)
+})

@@ -73,12 +73,18 @@ function orphanRestores(): string[] {
   })
 }
 
+/** Rows of a query on a copy of `db` (with its `-wal`), so reading leaves no side file in the store. */
 function rows(db: string, sql: string): unknown[] {
-  const d = new Database(db, { readonly: true, fileMustExist: true })
+  const dir = tempDir('kill-read')
+  const copy = join(dir, 'copy.db')
+  cpSync(db, copy)
+  if (existsSync(`${db}-wal`)) cpSync(`${db}-wal`, `${copy}-wal`)
+  const d = new Database(copy, { readonly: true, fileMustExist: true })
   try {
     return d.prepare(sql).all()
   } finally {
     d.close()
+    removeDir(dir)
   }
 }
 
@@ -144,6 +150,26 @@ describe('issue 16: kill -9 in the middle of a write, then start again', () => {
     const after = snapshot(target)
     expect([...after.keys()].sort()).toEqual([...before.keys()].sort())
     for (const [p, h] of before) if (p !== '.cline/data/db/sessions.db') expect(after.get(p), p).toBe(h)
+  }, 120_000)
+
+  it('convert into Cline killed after the row was committed: the new session is kept whole, with its backup', async () => {
+    const target = join(tempDir('kill-cline-done'), 'home')
+    dirs.push(target)
+    cpSync(CLINE, target, { recursive: true })
+    const db = join(target, '.cline/data/db/sessions.db')
+    const ids = (rows(db, 'SELECT session_id FROM sessions') as { session_id: string }[]).map((r) => r.session_id)
+    await killAt('convert:sqlite-added', ['convert', CC_SESSION, '--to', 'cline', '--home', CC, '--target-home', target])
+    const out = await startAgain(target)
+    expect(out).toContain('after the new session was complete')
+    const now = rows(db, 'SELECT session_id, messages_path FROM sessions') as { session_id: string; messages_path: string }[]
+    const added = now.filter((r) => !ids.includes(r.session_id))
+    expect(added).toHaveLength(1)
+    const messages = JSON.parse(readFileSync(added[0]!.messages_path, 'utf8')) as { messages: unknown[] }
+    expect(messages.messages.length).toBeGreaterThan(0)
+    expect(existsSync(join(target, '.cline/data/sessions', added[0]!.session_id, `${added[0]!.session_id}.json`))).toBe(true)
+    // The backup of the replaced database is the one Sepia reports for a convert; it stays.
+    expect(leftovers(target).filter((p) => !p.includes('sessions.db.sepia-backup-'))).toEqual([])
+    expect(leftovers(target)).toHaveLength(1)
   }, 120_000)
 
   it('convert into Codex state_5.sqlite, killed after the backup: the backup goes, the rollout too', async () => {

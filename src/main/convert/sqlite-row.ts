@@ -131,6 +131,7 @@ export async function addRowWithBackup(req: AddRow): Promise<AddedRow> {
     pausePoint('sqlite-backup')
     req.fault?.('db-backup')
     insert(db, req.table, req.row, req.fault, req.more)
+    pausePoint('sqlite-added')
   } catch (e) {
     db.close()
     await rm(backup, { force: true })

@@ -167,7 +167,7 @@ const seen = new Map<string, number>()
  * point's name to the file `SEPIA_TEST_PAUSE_FILE` and block this thread (up to 120 s) so the test
  * can kill the process at exactly this point. The variables are set by tests, never by Sepia.
  * Points: `staged` (a convert file written to its temp name), `renamed`, `sqlite-backup` (backup
- * copied, row not added), `sqlite-insert` (inside the open transaction), `sqlite-created`,
+ * copied, row not added), `sqlite-insert` (inside the open transaction), `sqlite-added` (committed), `sqlite-created`,
  * `backup` (a restore backed up one file), `temp` (a restore/undo temp file in the project),
  * `written` (a restore/undo replaced one file), `partial` (an export/collect temp file).
  */

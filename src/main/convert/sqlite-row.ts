@@ -99,6 +99,7 @@ export async function addRowWithBackup(req: AddRow): Promise<AddedRow> {
     noteWrite({ type: 'sqlite-row', db: req.dbPath, table: req.table, column, value, ...(backup ? { backup } : {}) })
   }
   if (!existsSync(req.dbPath)) {
+    for (let d = dirname(req.dbPath); !existsSync(d) && dirname(d) !== d; d = dirname(d)) noteWrite({ type: 'dir', path: d })
     await mkdir(dirname(req.dbPath), { recursive: true })
     const temp = `${req.dbPath}.sepia-tmp-${randomBytes(4).toString('hex')}`
     rowEntry()

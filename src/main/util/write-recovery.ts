@@ -234,7 +234,7 @@ async function recoverOne(job: WriteJob, handlers: RecoveryHandlers): Promise<Re
     } else {
       for (const p of created) removeCreated(p, job, kept)
       for (const r of rows) if (r.backup) removeBackup(r.backup, kept)
-      step = { outcome: 'cleaned', message: `${what}, before the new session was complete; the ${plural(created.length + rows.length, 'file')} it had begun were removed and the store is as it was.` }
+      step = { outcome: 'cleaned', message: `${what}, before the new session was complete; what it had begun (${plural(created.length, 'new file')}${rows.some((r) => r.backup) ? ', the backup of the database' : ''}, temporary files) was removed and the store is as it was.` }
     }
   } else if (job.kind === 'restore' || job.kind === 'undo') {
     const steps: RecoveryStep[] = []

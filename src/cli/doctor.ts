@@ -63,6 +63,10 @@ export function formatHealth(r: HealthReport): string {
       for (const p of u.paths) lines.push(`    ${p}`)
     }
   }
+  if (r.interruptedWrites?.length) {
+    lines.push('', 'Interrupted writes (Sepia was stopped mid-write; what the next start did):')
+    for (const w of r.interruptedWrites) lines.push(`  ${new Date(w.recoveredAt).toISOString()} ${w.kind}, ${w.outcome}: ${w.message}`)
+  }
   return lines.join('\n') + '\n'
 }
 

@@ -116,6 +116,8 @@ export async function main(argv: string[], out: NodeJS.WritableStream = process.
   }
   const api = createApi(processContext({ mode: 'browser', homes: values.home ?? [] }))
   try {
+    // Writes a killed Sepia left unfinished are finished or cleaned before any command that writes (issue 16).
+    if (WRITING_COMMANDS.has(command)) for (const n of await api.recoverWrites()) err.write(safeText(`sepia: ${n.message}\n`))
     switch (command) {
       case 'list': {
         const lib = await api.getLibrary()
@@ -201,6 +203,9 @@ export async function main(argv: string[], out: NodeJS.WritableStream = process.
     return 1
   }
 }
+
+/** Commands that write (or host the app): each first recovers interrupted writes (src/main/util/write-recovery.ts). */
+const WRITING_COMMANDS: ReadonlySet<string> = new Set(['convert', 'restore', 'undo-restore', 'export', 'collect', 'serve'])
 
 /** The `sepia list` text: sessions by agent and project; sessions the agent hides (Devin `hidden = 1`) only with `--all`. */
 function formatList(all: SessionSummary[], homes: string[], showHidden: boolean, unread: readonly string[] = []): string {

@@ -29,6 +29,9 @@ import { computeHealth } from './health/report'
 import { writeProblemReport } from './health/problem-report'
 import { Archive } from './archive/archive'
 import { createArchiveMethods } from './archive/service'
+import type { InterruptedWrite } from '../shared/health'
+import { readRecoveryNotes, recoverWriteJobs } from './util/write-recovery'
+import { checkpointRecovery } from './checkpoints/recover'
 
 /** The API plus what hosts need beyond the contract. */
 export interface SepiaService extends SepiaApi {
@@ -42,6 +45,12 @@ export interface SepiaService extends SepiaApi {
   readonly paths: PathPolicy
   /** Open the start homes (what the first call of any method does), for hosts such as the CLI. */
   ready(): Promise<void>
+  /**
+   * Finish or clean the write jobs a killed Sepia left in the journal of the data folder
+   * (`util/write-recovery.ts`); once per process (later calls return the first result). The host
+   * start, each CLI command that writes and the first library open call it.
+   */
+  recoverWrites(): Promise<InterruptedWrite[]>
 }
 
 /**
@@ -84,6 +93,7 @@ export function createApi(context: AppContext): SepiaService {
   const converter = createConvertService({
     getSession: (agent, id) => library.getSession(agent, id, { reveal: revealed.has(`${agent}/${id}`) }),
     agents: AGENTS,
+    appDataDir,
     targetLayout: (home) => (home ? layoutForHome({ home }) : layoutForHome({ home: context.ownHome, env: context.env, isOwnHome: true, os: context.platform })),
     ctx,
   })
@@ -125,9 +135,15 @@ export function createApi(context: AppContext): SepiaService {
     return out
   }
 
+  // Interrupted writes (issue 16): recovered once per process, before the first library open.
+  let recovering: Promise<InterruptedWrite[]> | undefined
+  const recoverWrites = (): Promise<InterruptedWrite[]> =>
+    (recovering ??= recoverWriteJobs(appDataDir, checkpointRecovery(appDataDir, ctx.now), ctx.now).catch(() => []))
+
   async function init(): Promise<void> {
     if (initialised) return
     initialised = true
+    await recoverWrites()
     if (context.homes.length > 0) {
       for (const h of context.homes) await checkFolder(h)
       library.setHomes(await openPaths(context.homes, false, false))
@@ -142,6 +158,7 @@ export function createApi(context: AppContext): SepiaService {
     library,
     // Search, usage and cost, index progress, live changes, paged transcripts (src/main/catalog/service.ts).
     ready: () => init(),
+    recoverWrites,
     ...createCatalogMethods({ library, init: () => init(), ...(context.appDataDir ? { appDataDir: context.appDataDir } : {}) }),
     // Archive, put back and retention warnings (issue 19): src/main/archive/service.ts.
     ...createArchiveMethods({ archive, library, init: () => init(), now: ctx.now }),
@@ -161,6 +178,7 @@ export function createApi(context: AppContext): SepiaService {
       const input = normalizeHomeInput(path, context.ownHome, context.platform)
       const abs = input.path
       // A folder, a review bundle (folder or zip) or one store file (src/main/bundle/open.ts).
+      await recoverWrites()
       const prepared = await bundles.prepare(abs)
       initialised = true
       library.setHomes(await openPaths([prepared.home], false, prepared.kind === 'folder' && abs === resolve(context.ownHome)))
@@ -245,7 +263,9 @@ export function createApi(context: AppContext): SepiaService {
     // Reading health and "Report a problem" (issue 14): src/main/health/.
     async getHealth() {
       await init()
-      return computeHealth(library.openHomes.map((h) => h.layout), guardAgents(AGENTS), ctx)
+      const report = await computeHealth(library.openHomes.map((h) => h.layout), guardAgents(AGENTS), ctx)
+      const interrupted = readRecoveryNotes(appDataDir).reverse().slice(0, 10)
+      return interrupted.length ? { ...report, interruptedWrites: interrupted } : report
     },
     async reportProblem(path: string, outDir?: string | null) {
       await init()

@@ -66,6 +66,8 @@ void app.whenReady().then(() => {
       printToPdf: electronPrintToPdf(BrowserWindow),
     }),
   )
+  // Writes a killed Sepia left unfinished are finished or cleaned at start (issue 16; shown in the health report).
+  void api.recoverWrites()
   registerIpc(ipcMain, api, { appRoot: join(here, '../renderer') }) // only the app's window may call
   createWindow()
   app.on('activate', () => {

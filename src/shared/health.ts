@@ -97,6 +97,24 @@ export interface HomeHealth {
   unreadStores: UnreadStore[]
 }
 
+/**
+ * What Sepia did, on a start, with a write job a killed Sepia left unfinished (its journal in the
+ * data folder; src/main/util/write-recovery.ts).
+ */
+export interface InterruptedWrite {
+  jobId: string
+  kind: 'convert' | 'restore' | 'undo' | 'export' | 'collect'
+  /** When the job started and when it was recovered (ms since epoch). */
+  startedAt: number
+  recoveredAt: number
+  /** `cleaned`: put back as before the job; `finished`: its result was complete and kept; `kept`: something was left in place (`kept`). */
+  outcome: 'cleaned' | 'finished' | 'kept'
+  /** Plain words. */
+  message: string
+  /** Paths left in place because Sepia could not be sure they are safe to remove. */
+  kept?: string[]
+}
+
 /** The whole report over the open homes. */
 export interface HealthReport {
   /** ms since epoch. */
@@ -113,6 +131,8 @@ export interface HealthReport {
   }
   /** The report in one plain sentence ("We read 99.7% of your 48,211 records; ..."). */
   summary: string
+  /** Interrupted writes recovered on recent starts, newest first (absent when none). */
+  interruptedWrites?: InterruptedWrite[]
 }
 
 /** Where "Report a problem" wrote a masked copy of one file. */

@@ -6,6 +6,8 @@
  * and renamed into place at the end, so a failure or a cancel leaves nothing at the target (and
  * never replaces anything there: an existing target is refused). A SQLite database is copied with
  * its `-wal`/`-shm`/`-journal` files as one snapshot, re-copied when any of them changed meanwhile.
+ * Inside a write job (`util/write-journal.ts`) the temporary names are recorded first, so a kill
+ * leaves nothing at the target after the next start.
  */
 import { createHash, randomBytes } from 'node:crypto'
 import { createReadStream } from 'node:fs'
@@ -19,6 +21,7 @@ import type { HomeLayout } from '../platform'
 import { BUNDLE_FORMAT, MANIFEST_NAME, type BundleManifest, type ManifestFile } from './manifest'
 import { planHome, type PlannedFile } from './plan'
 import { storeRoots } from './rules'
+import { noteWrite, pausePoint } from '../util/write-journal'
 import { bundlePath, ZIP_MAX_BYTES, ZIP_MAX_ENTRIES, ZipWriter } from './zip'
 
 /** Options for {@link collectForReview}. */
@@ -97,12 +100,15 @@ export async function collectForReview(o: CollectOptions): Promise<CollectResult
     bytes += r.size
     done++
     o.onProgress?.(done, total, o.target === 'zip' ? 'zip' : 'copy', bytes)
+    pausePoint('partial')
     o.afterFile?.(done)
   }
 
   let zip: ZipWriter | undefined
   const staging = o.target === 'folder' ? temp : `${temp}.d`
   try {
+    noteWrite({ type: 'temp', path: staging })
+    if (staging !== temp) noteWrite({ type: 'temp', path: temp })
     await mkdir(staging, { recursive: true })
     if (o.target === 'zip') zip = await ZipWriter.create(temp)
     for (const f of planned) {

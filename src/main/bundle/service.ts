@@ -15,6 +15,7 @@ import { collectForReview } from './collect'
 import { prepareHome, type PreparedHome } from './open'
 import { getRecentHomes, rememberHome } from './recent'
 import type { TaskHandle, TaskRegistry } from './tasks'
+import { runWriteJob } from '../util/write-journal'
 
 /** What the bundle methods need from the API. */
 export interface BundleServiceDeps {
@@ -74,7 +75,8 @@ export function createBundleMethods(d: BundleServiceDeps): BundleMethods {
       layouts = d.library.openHomes.filter((h) => !h.isDemo).map((h) => h.layout)
       if (layouts.length === 0) throw bad('Only the demo library is open; open a home folder to collect it.')
     }
-    return collectForReview({
+    // A recorded write job (util/write-journal.ts): a kill leaves no temp file after the next start.
+    return runWriteJob(d.appDataDir, 'collect', [outPath], () => collectForReview({
       layouts,
       target: request.target,
       outPath,
@@ -84,7 +86,7 @@ export function createBundleMethods(d: BundleServiceDeps): BundleMethods {
       createdBy: `Sepia ${d.context.version}`,
       onProgress: task.report,
       signal: task.signal,
-    })
+    }))
   }
 
   return {

@@ -2,12 +2,14 @@
  * Atomic file replacement for restores: the new content goes to a temp file in the same folder
  * (flushed to disk), gets its permission bits, then is renamed over the target; a failure
  * removes the temp file and leaves the target as it was. The file-system calls go through a
- * {@link RestoreIo} so tests can inject a fault mid-write.
+ * {@link RestoreIo} so tests can inject a fault mid-write. Inside a write job
+ * (`util/write-journal.ts`) each temp file and each folder made is recorded before it is created.
  */
 import { createHash, randomBytes } from 'node:crypto'
 import { createReadStream } from 'node:fs'
 import { chmod, copyFile, constants, lstat, mkdir, open, readlink, rename, rmdir, symlink, unlink } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
+import { dropWrite, noteWrite, pausePoint } from '../util/write-journal'
 
 /** The file-system calls a restore makes in the target folder (injectable for fault tests). */
 export interface RestoreIo {
@@ -58,6 +60,7 @@ export type Content = { bytes: Uint8Array } | { copyFrom: string } | { linkTarge
 /** Replace (or create) `abs` with `content` atomically; `mode` is applied before the rename. */
 export async function writeAtomic(io: RestoreIo, abs: string, content: Content, mode: number): Promise<void> {
   const tmp = join(dirname(abs), `.${basename(abs)}.sepia-${randomBytes(4).toString('hex')}.tmp`)
+  noteWrite({ type: 'temp', path: tmp })
   try {
     if ('linkTarget' in content) await io.symlink(content.linkTarget, tmp)
     else {
@@ -65,7 +68,10 @@ export async function writeAtomic(io: RestoreIo, abs: string, content: Content, 
       else await io.copyFile(content.copyFrom, tmp)
       await io.chmod(tmp, mode)
     }
+    pausePoint('temp')
     await io.rename(tmp, abs)
+    dropWrite({ type: 'temp', path: tmp })
+    pausePoint('written')
   } catch (e) {
     await unlink(tmp).catch(() => undefined)
     throw e
@@ -90,6 +96,7 @@ export async function makeParents(abs: string): Promise<string[]> {
       d = up
     }
   }
+  for (const m of missing) noteWrite({ type: 'dir', path: m })
   if (missing.length) await mkdir(missing[missing.length - 1]!, { recursive: true })
   return missing
 }

@@ -8,6 +8,12 @@
  * 2. write each file atomically (temp + rename) or delete it;
  * 3. when a write fails, put back the files already written and report that nothing changed.
  * Undo puts the backups back, leaving alone files that changed again after the restore.
+ *
+ * Each restore and undo is a write job (`src/main/util/write-journal.ts`): its restore folder, the
+ * temp files in the project and the folders it makes are recorded before they are made. After a
+ * kill the next start ({@link recoverInterruptedRestore}, {@link recoverInterruptedUndo}) puts an
+ * interrupted restore back (a restore killed before its manifest was written changed nothing, and
+ * its folder is removed) and finishes an interrupted undo.
  */
 import { lstat, mkdir, readdir, readFile, readlink, rename, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -16,6 +22,7 @@ import type { RefusedFile, RestoreRecord, RestoreResult, UndoResult } from '../.
 import type { AgentId } from '../../shared/ir'
 import { makeParents, modeToWrite, nodeIo, removeEmptyDirs, signatureFor, signatureOf, writeAtomic, type Content, type RestoreIo } from './atomic'
 import { safeTargetPath } from './paths'
+import { dropWrite, noteWrite, pausePoint, runWriteJob } from '../util/write-journal'
 import type { ComparedFile } from './preview'
 import type { Progress } from './types'
 
@@ -80,7 +87,8 @@ export function restoresDir(appDataDir: string): string {
   return join(appDataDir, 'restores')
 }
 
-async function saveManifest(dir: string, m: Manifest): Promise<void> {
+/** Write `manifest.json` of a restore folder (temp file + rename). */
+export async function saveManifest(dir: string, m: Manifest): Promise<void> {
   const tmp = join(dir, 'manifest.json.tmp')
   await writeFile(tmp, JSON.stringify(m, null, 2) + '\n')
   await rename(tmp, join(dir, 'manifest.json'))
@@ -93,14 +101,23 @@ async function newRestoreDir(appDataDir: string, now: number, sessionId: string)
   for (let n = 1; ; n++) {
     const id = n === 1 ? base : `${base}-${n}`
     const dir = join(restoresDir(appDataDir), id)
+    const entry = { type: 'restore-dir' as const, path: dir, restoreId: id }
+    noteWrite(entry)
     try {
       await mkdir(dir)
-      await mkdir(join(dir, 'files'))
-      return { id, dir }
     } catch (e) {
+      dropWrite(entry) // another restore's folder, or none made
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST' || n > 1000) throw e
+      continue
     }
+    await mkdir(join(dir, 'files'))
+    return { id, dir }
   }
+}
+
+/** Perform a restore (see the module comment). Rejects `WRITE_FAILED` after rolling back. */
+export async function performRestore(job: RestoreJob): Promise<RestoreResult> {
+  return runWriteJob(job.appDataDir, 'restore', [job.targetDir], () => restoreBody(job))
 }
 
 async function contentOf(c: ComparedFile): Promise<Content> {
@@ -108,8 +125,7 @@ async function contentOf(c: ComparedFile): Promise<Content> {
   return c.file.sourcePath ? { copyFrom: c.file.sourcePath } : { bytes: await c.file.read() }
 }
 
-/** Perform a restore (see the module comment). Rejects `WRITE_FAILED` after rolling back. */
-export async function performRestore(job: RestoreJob): Promise<RestoreResult> {
+async function restoreBody(job: RestoreJob): Promise<RestoreResult> {
   const io = job.io ?? nodeIo
   const todo = job.files.filter((c) => c.preview.status !== 'unchanged')
   const unchanged = job.files.filter((c) => c.preview.status === 'unchanged').map((c) => c.file.path)
@@ -130,6 +146,7 @@ export async function performRestore(job: RestoreJob): Promise<RestoreResult> {
         f.mode = c.diskMode ?? 0o644
         await io.copyFile(c.abs, join(dir, f.backupName))
         if ((await lstat(join(dir, f.backupName))).size !== (await lstat(c.abs)).size) throw new Error(`the backup of ${c.file.path} is incomplete`)
+        pausePoint('backup')
       } else if (c.disk === 'symlink') f.linkTarget = await readlink(c.abs)
       if (c.file.exists) f.after = await signatureFor(await contentOf(c), c.file.symlink ? 0 : modeToWrite(c.file.mode, c.disk === 'file' ? c.diskMode : undefined))
       m.files.push(f)
@@ -171,8 +188,8 @@ export async function performRestore(job: RestoreJob): Promise<RestoreResult> {
   return { restoreId: id, written: [...m.written], unchanged, refused: job.refused, backupDir: dir, targetDir: job.targetDir }
 }
 
-/** Put files back as the manifest recorded them before the restore (reverse order). */
-async function putBack(io: RestoreIo, target: string, dir: string, files: ManifestFile[]): Promise<RefusedFile[]> {
+/** Put files back as the manifest recorded them before the restore (reverse order); the files that could not be. */
+export async function putBack(io: RestoreIo, target: string, dir: string, files: ManifestFile[]): Promise<RefusedFile[]> {
   const problems: RefusedFile[] = []
   for (const f of [...files].reverse()) {
     try {
@@ -211,6 +228,14 @@ export async function readManifest(appDataDir: string, restoreId: string): Promi
  * restore (state `writing`/`failed`): files still as they were count as restored.
  */
 export async function undoRestore(appDataDir: string, restoreId: string, now: () => number, io: RestoreIo = nodeIo): Promise<UndoResult> {
+  const { manifest } = await readManifest(appDataDir, restoreId)
+  return runWriteJob(appDataDir, 'undo', [manifest.target], () => {
+    noteWrite({ type: 'undo', restoreId })
+    return undoBody(appDataDir, restoreId, now, io)
+  })
+}
+
+async function undoBody(appDataDir: string, restoreId: string, now: () => number, io: RestoreIo): Promise<UndoResult> {
   const { dir, manifest: m } = await readManifest(appDataDir, restoreId)
   if (m.state === 'undone') throw new SepiaError({ code: 'BAD_ARGUMENT', message: `The restore ${restoreId} was already undone.` })
   if (m.state === 'rolled-back') throw new SepiaError({ code: 'BAD_ARGUMENT', message: `The restore ${restoreId} changed nothing (it was rolled back), so there is nothing to undo.` })

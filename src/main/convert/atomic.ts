@@ -4,12 +4,16 @@
  * a temporary name beside its destination, then renamed; nothing existing is ever overwritten.
  * `rollback()` removes everything the transaction created (temporaries, renamed files, folders it
  * made), so a fault mid-write leaves the store as it was.
+ *
+ * Inside a write job (`util/write-journal.ts`) every folder, temporary file and final name is
+ * recorded before it is made, so a process killed mid-write is cleaned up on the next start.
  */
 import { randomBytes } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { mkdir, open, rename, rm, rmdir } from 'node:fs/promises'
 import { basename, dirname } from 'node:path'
 import { SepiaError } from '../../shared/api'
+import { dropWrite, noteWrite, pausePoint } from '../util/write-journal'
 
 /** Text content: a string, or chunks produced one by one (a large session is never one string). */
 export type Chunks = string | Iterable<string> | AsyncIterable<string>
@@ -33,6 +37,7 @@ export class FileTransaction {
       missing.push(d)
       if (dirname(d) === d) break
     }
+    for (const d of missing) noteWrite({ type: 'dir', path: d })
     await mkdir(dir, { recursive: true })
     this.createdDirs.push(...missing)
   }
@@ -46,6 +51,8 @@ export class FileTransaction {
     await this.ensureDir(dirname(final))
     const temp = `${final}.sepia-tmp-${randomBytes(4).toString('hex')}`
     this.staged.push({ temp, final })
+    noteWrite({ type: 'created', path: final })
+    noteWrite({ type: 'temp', path: temp })
     const fh = await open(temp, 'wx')
     try {
       let buf = ''
@@ -66,6 +73,7 @@ export class FileTransaction {
     } finally {
       await fh.close()
     }
+    pausePoint('staged')
     this.fault?.(`staged:${basename(final)}`)
   }
 
@@ -74,7 +82,9 @@ export class FileTransaction {
     for (const { temp, final } of this.staged) {
       if (existsSync(final)) throw new SepiaError({ code: 'WRITE_FAILED', message: `${final} appeared while writing; nothing was replaced.`, path: final })
       await rename(temp, final)
+      dropWrite({ type: 'temp', path: temp })
       this.committed.push(final)
+      pausePoint('renamed')
       this.fault?.(`renamed:${basename(final)}`)
     }
     return [...this.committed]

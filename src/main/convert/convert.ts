@@ -15,6 +15,7 @@ import { transcriptOf } from './transcript'
 import { sourceToolRecord } from './source-record'
 import { readBack, verifyWritten } from './verify'
 import { VOCABULARIES } from './vocab'
+import { runWriteJob } from '../util/write-journal'
 
 /** Progress of a long operation: `done` of `total` steps, in `phase` (plain words). */
 export type ProgressFn = (done: number, total: number, phase: string) => void
@@ -36,6 +37,11 @@ export interface ConversionInput {
   /** Test hook passed to the writer. */
   fault?: (step: string) => void
   onProgress?: ProgressFn
+  /**
+   * Sepia's own data folder: when given, the write is a recorded write job there
+   * (`util/write-journal.ts`), so a kill mid-write is finished or cleaned on the next start.
+   */
+  appDataDir?: string
 }
 
 /** The preparation profile of `target`. Throws `CANNOT_WRITE` when it has no writer. */
@@ -125,7 +131,8 @@ export async function runConversion(input: ConversionInput): Promise<ConvertResu
   progress(0, 3, 'Preparing the session')
   const prepared = prepareForTarget(input.session, profile, { textOnly: input.textOnly, ...(input.cwd ? { cwd: input.cwd } : {}) })
   progress(1, 3, `Writing the ${profile.displayName} session`)
-  const written = await write(input, prepared.session, false)
+  const writeNow = () => write(input, prepared.session, false)
+  const written = input.appDataDir ? await runWriteJob(input.appDataDir, 'convert', [input.layout.home], writeNow) : await writeNow()
   progress(2, 3, 'Reading it back')
   let back: Session | undefined
   try {

@@ -28,6 +28,8 @@ export interface ConvertDeps {
   ctx: ReadContext
   /** Random UUIDs (default `crypto.randomUUID`). */
   newId?(): string
+  /** Sepia's own data folder, where each convert is recorded as a write job (`util/write-journal.ts`). */
+  appDataDir?: string
 }
 
 /** Extra options for tests and long-running hosts. */
@@ -117,7 +119,7 @@ export function createConvertService(deps: ConvertDeps) {
       const t = targetOf(target)
       const o = checkOptions(options)
       const req = await input(await deps.getSession(agent, id), t, o)
-      return runConversion({ ...req, ...(extras.fault ? { fault: extras.fault } : {}), ...(extras.onProgress ? { onProgress: extras.onProgress } : {}) })
+      return runConversion({ ...req, ...(deps.appDataDir ? { appDataDir: deps.appDataDir } : {}), ...(extras.fault ? { fault: extras.fault } : {}), ...(extras.onProgress ? { onProgress: extras.onProgress } : {}) })
     },
   }
 }

@@ -6,12 +6,17 @@
  *   the columns each table has (older or newer schemas keep working); a fault rolls the transaction
  *   back and removes the backup;
  * - a missing database is created from the agent's own schema in a temporary file, then renamed.
+ * Inside a write job (`util/write-journal.ts`) the row's key, the backup and the temporary file are
+ * recorded first: after a kill the next start looks for the row; when it is not there the backup
+ * (then a copy of an unchanged database) is removed, when it is the backup is kept
+ * (`util/write-recovery.ts`).
  */
 import Database from 'better-sqlite3'
 import { randomBytes } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { mkdir, rename, rm } from 'node:fs/promises'
 import { dirname } from 'node:path'
+import { noteWrite, pausePoint } from '../util/write-journal'
 
 /** What to add. */
 export interface AddRow {
@@ -28,6 +33,8 @@ export interface AddRow {
    * `message_nodes`, `tool_call_state`, `prompt_history` rows). Same column filtering as `row`.
    */
   more?: readonly ExtraRow[]
+  /** The column that identifies `row` (recorded for recovery); default `id`, else `session_id`, when `row` has one. */
+  key?: string
 }
 
 /** One more row of {@link AddRow.more}. */
@@ -75,15 +82,28 @@ function insert(db: Database.Database, table: string, row: Record<string, unknow
   db.transaction(() => {
     one(table, row, false)
     for (const m of more) one(m.table, m.row, m.optional === true)
+    pausePoint('sqlite-insert')
     fault?.('db-insert')
   })()
 }
 
 /** Add `row` (see the module comment). Throws the SQLite or file system error; nothing is left half-done. */
 export async function addRowWithBackup(req: AddRow): Promise<AddedRow> {
+  const column = req.key ?? ('id' in req.row ? 'id' : 'session_id' in req.row ? 'session_id' : undefined)
+  const value = column !== undefined ? req.row[column] : undefined
+  const rowEntry = (backup?: string) => {
+    if (column === undefined || (typeof value !== 'string' && typeof value !== 'number')) {
+      if (backup) noteWrite({ type: 'backup', path: backup, of: req.dbPath }) // no key to look for: the backup is kept unless identical
+      return
+    }
+    noteWrite({ type: 'sqlite-row', db: req.dbPath, table: req.table, column, value, ...(backup ? { backup } : {}) })
+  }
   if (!existsSync(req.dbPath)) {
+    for (let d = dirname(req.dbPath); !existsSync(d) && dirname(d) !== d; d = dirname(d)) noteWrite({ type: 'dir', path: d })
     await mkdir(dirname(req.dbPath), { recursive: true })
     const temp = `${req.dbPath}.sepia-tmp-${randomBytes(4).toString('hex')}`
+    rowEntry()
+    noteWrite({ type: 'temp', path: temp, sqlite: true })
     try {
       const db = new Database(temp)
       try {
@@ -92,6 +112,7 @@ export async function addRowWithBackup(req: AddRow): Promise<AddedRow> {
       } finally {
         db.close()
       }
+      pausePoint('sqlite-created')
       req.fault?.('db-created')
       if (existsSync(req.dbPath)) throw new Error(`${req.dbPath} appeared while writing`)
       await rename(temp, req.dbPath)
@@ -103,12 +124,15 @@ export async function addRowWithBackup(req: AddRow): Promise<AddedRow> {
   }
   let backup = `${req.dbPath}.sepia-backup-${fileStamp(req.now)}`
   for (let k = 2; existsSync(backup); k++) backup = `${req.dbPath}.sepia-backup-${fileStamp(req.now)}-${k}`
+  rowEntry(backup)
   const db = new Database(req.dbPath, { fileMustExist: true })
   try {
     db.pragma('busy_timeout = 5000')
     await db.backup(backup)
+    pausePoint('sqlite-backup')
     req.fault?.('db-backup')
     insert(db, req.table, req.row, req.fault, req.more)
+    pausePoint('sqlite-added')
   } catch (e) {
     db.close()
     await rm(backup, { force: true })

@@ -15,6 +15,7 @@ import { isInside } from '../paths'
 import type { HomeLayout } from '../platform'
 import { exportSessions, FORMAT_FILES, isExportFormat, renderExport, type ExportDeps, type ExportFormat } from './index'
 import { unreadAgentNames, unreadSentence } from '../health/unread'
+import { runWriteJob } from '../util/write-journal'
 
 /** What the export methods need from the API. */
 export interface ExportServiceDeps {
@@ -71,7 +72,8 @@ export function createExportMethods(d: ExportServiceDeps): Pick<SepiaApi, 'expor
           }
         }
         const loaders = picked.map((s) => () => d.library.getSession(s.agent, s.id))
-        const files = await exportSessions(loaders, format, options, outDir, { ...deps(), onProgress: task.report, signal: task.signal })
+        // A recorded write job (util/write-journal.ts): a kill leaves no temp file after the next start.
+        const files = await runWriteJob(d.appDataDir, 'export', [outDir], () => exportSessions(loaders, format, options, outDir, { ...deps(), onProgress: task.report, signal: task.signal }))
         return { outDir, files }
       })
     },

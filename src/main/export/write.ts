@@ -1,12 +1,15 @@
 /**
  * Writing export files: atomic (a temp file in the target folder, then a hard link / rename to the
  * final name), never over an existing file (a free name is chosen instead), so an interrupted or
- * failed export leaves no partial file and never replaces anything the user had.
+ * failed export leaves no partial file and never replaces anything the user had. Inside a write
+ * job (`util/write-journal.ts`) the temp file is recorded first, so a kill leaves nothing behind
+ * after the next start.
  */
 import { randomBytes } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { link, open, rename, unlink } from 'node:fs/promises'
 import { basename, dirname, extname, join } from 'node:path'
+import { dropWrite, noteWrite, pausePoint } from '../util/write-journal'
 
 /** Test hooks for {@link writeNewFileAtomic}: called after each chunk is written (may throw). */
 export interface WriteHooks {
@@ -24,6 +27,7 @@ export async function writeNewFileAtomic(path: string, data: string | Uint8Array
   const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data
   const dir = dirname(path)
   const temp = join(dir, `.${basename(path)}.${randomBytes(4).toString('hex')}.partial`)
+  noteWrite({ type: 'temp', path: temp })
   const fh = await open(temp, 'wx')
   try {
     for (let at = 0; at < bytes.length; at += CHUNK) {
@@ -38,8 +42,10 @@ export async function writeNewFileAtomic(path: string, data: string | Uint8Array
     throw e
   }
   await fh.close()
+  pausePoint('partial')
   try {
     const final = await placeNew(temp, path)
+    dropWrite({ type: 'temp', path: temp })
     return { path: final, bytes: bytes.length }
   } catch (e) {
     await unlink(temp).catch(() => undefined)

@@ -7,12 +7,15 @@
  *
  * An existing target is never replaced silently: `existing: 'backup'` first copies it to a backup
  * file, `existing: 'replace'` is for files Sepia itself owns, and the default refuses.
+ * Inside a write job (`write-journal.ts`) the temporary file and the backup are recorded before
+ * they are made, so a kill leaves nothing the next start does not clean.
  */
 import { constants } from 'node:fs'
 import * as fsp from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { randomBytes } from 'node:crypto'
 import { SepiaError } from '../../shared/api'
+import { dropWrite, noteWrite, pausePoint } from './write-journal'
 
 /** The file handle calls {@link writeFileAtomic} uses (a subset of `fs/promises` FileHandle). */
 export interface AtomicFileHandle {
@@ -87,6 +90,7 @@ export async function writeFileAtomic(
   let backupPath: string | undefined
   let bytes = 0
   try {
+    noteWrite({ type: 'temp', path: temp })
     handle = await fs.open(temp, 'wx', current?.mode ?? options.mode ?? 0o644)
     for await (const chunk of chunks(data)) {
       for (let at = 0; at < chunk.length; ) {
@@ -99,11 +103,14 @@ export async function writeFileAtomic(
     await handle.sync()
     await handle.close()
     handle = undefined
+    pausePoint('temp')
     if (current && existing === 'backup') {
       backupPath = options.backupPath ?? `${path}.sepia-backup-${(options.now ?? Date.now)()}`
+      noteWrite({ type: 'backup', path: backupPath, of: path })
       await fs.copyFile(path, backupPath, constants.COPYFILE_EXCL)
     }
     await fs.rename(temp, path)
+    dropWrite({ type: 'temp', path: temp })
   } catch (e) {
     if (handle) await handle.close().catch(() => undefined)
     await fs.unlink(temp).catch(() => undefined)

@@ -22,6 +22,7 @@ import { createExportMethods } from './export/service'
 import type { CheckpointLocation } from '../shared/checkpoints'
 import type { ConvertOptions } from '../shared/convert'
 import { createConvertService } from './convert/service'
+import { ResumeBook } from './convert/open-terminal'
 import { CATALOG_FILE, privateDir } from './catalog/schema'
 import { createCatalogMethods } from './catalog/service'
 import { createTimelineMethods } from './timeline/api'
@@ -83,6 +84,8 @@ export function createApi(context: AppContext): SepiaService {
     targetLayout: (home) => (home ? layoutForHome({ home }) : layoutForHome({ home: context.ownHome, env: context.env, isOwnHome: true, os: context.platform })),
     ctx,
   })
+  // "Open in terminal": only for conversions of this process (src/main/convert/open-terminal.ts).
+  const resumes = new ResumeBook({ platform: context.platform, ownHome: context.ownHome, env: context.env, ...(context.spawnTerminal ? { spawn: context.spawnTerminal } : {}) })
   /**
    * A target home the renderer names is a write target: picked, granted, or the user's own home
    * (the agent store of the user's own home is the default target of a convert). `write: false`
@@ -253,7 +256,11 @@ export function createApi(context: AppContext): SepiaService {
       const result = await converter.convert(agent, id, target, await checkedConvert(options, true))
       // The new session shows up in the library when it was written into an open home.
       if (library.openHomes.some((h) => resolve(h.layout.home) === resolve(result.target.home))) await library.load(true)
+      resumes.remember(result)
       return result
+    },
+    async openInTerminal(agent, sessionId) {
+      return resumes.open(agent, sessionId)
     },
   }
   // Every result leaving main is masked, except the explicit reveal (src/main/secrets/api.ts).

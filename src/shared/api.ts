@@ -146,6 +146,7 @@ export const API_METHODS = [
   'convertTargets',
   'planConvert',
   'convertSession',
+  'openInTerminal',
   'search',
   'getUsage',
   'exportUsageCsv',
@@ -305,6 +306,17 @@ export interface SepiaApi {
    */
   convertSession(agent: AgentId, id: string, target: AgentId, options?: ConvertOptions): Promise<ConvertResult>
   /**
+   * "Open in terminal" after {@link convertSession}: open the user's terminal (Windows Terminal or
+   * PowerShell, macOS Terminal, the first Linux terminal on PATH) running the resume command that
+   * conversion gave, in its folder. `agent` and `sessionId` name a session this process converted
+   * (`ConvertResult.target.agent`, `ConvertResult.sessionId`); main rebuilds the command from its
+   * own record, never from text the caller sends. In browser mode the terminal opens on the
+   * machine running Sepia (the loopback server is on the same machine). Rejects `NOT_FOUND` (not
+   * a conversion of this run), `UNAVAILABLE` (written into another home, no terminal or no
+   * display: copy the command instead), `UNKNOWN_AGENT`, `BAD_ARGUMENT`.
+   */
+  openInTerminal(agent: AgentId, sessionId: string): Promise<TerminalOpened>
+  /**
    * Full-text search over every message of the open homes (catalog FTS5 index). The query is words
    * (all must match; the last one also matches as a prefix, for search-as-you-type), `"quoted
    * phrases"`, and `-word` to exclude; paths and `snake_case` names match as phrases. Results are
@@ -384,6 +396,14 @@ export interface SepiaApi {
    * `outDir` a folder the user picked. Rejects `PATH_NOT_ALLOWED`, `NOT_FOUND`, `BAD_ARGUMENT`.
    */
   reportProblem(path: string, outDir?: string): Promise<ProblemReport>
+}
+
+/** A terminal opened by {@link SepiaApi.openInTerminal}. */
+export interface TerminalOpened {
+  /** The terminal's name: "Windows Terminal", "PowerShell", "Terminal", "gnome-terminal"... */
+  terminal: string
+  /** The script it runs (`cd <folder> && <resume command>`, or PowerShell's `Set-Location ...; ...`). */
+  command: string
 }
 
 /** Error codes that cross the bridge. */

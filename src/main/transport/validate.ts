@@ -35,6 +35,7 @@ export const API_ARGS: Record<ApiMethod, readonly Arg[]> = {
   convertTargets: ['a', 's', 'o?'],
   planConvert: ['a', 's', 'a', 'o?'],
   convertSession: ['a', 's', 'a', 'o?'],
+  openInTerminal: ['a', 's'],
   search: ['s', 'o?'],
   getUsage: ['o?'],
   exportUsageCsv: ['o?'],

@@ -15,6 +15,10 @@ const plural = (n: number, one: string, many: string): string => `${nf.format(n)
 
 /** Strings of the views, grouped by view. */
 export const viewStrings = {
+  /** A deep link `sepia://session/<agent>/<id>` (or `#/session/...` in browser mode). */
+  deepLink: {
+    notFound: (agent: string, id: string) => `The link names a ${agent} session "${id}" that is not in the open folders. Open the folder that holds it, then follow the link again.`,
+  },
   search: {
     inputLabel: 'Search every message',
     placeholder: 'Search every message  (press / )',

@@ -23,6 +23,7 @@ import type { CheckpointLocation } from '../shared/checkpoints'
 import type { ConvertOptions } from '../shared/convert'
 import { createConvertService } from './convert/service'
 import { ResumeBook } from './convert/open-terminal'
+import { createPreferences } from './updates'
 import { CATALOG_FILE, privateDir } from './catalog/schema'
 import { createCatalogMethods } from './catalog/service'
 import { createTimelineMethods } from './timeline/api'
@@ -41,6 +42,8 @@ export interface SepiaService extends SepiaApi {
   readonly paths: PathPolicy
   /** Open the start homes (what the first call of any method does), for hosts such as the CLI. */
   ready(): Promise<void>
+  /** At start (the Electron app): check for updates when, and only when, the user turned them on. */
+  startUpdatesIfOn(): Promise<void>
 }
 
 /**
@@ -85,6 +88,8 @@ export function createApi(context: AppContext): SepiaService {
     ctx,
   })
   // "Open in terminal": only for conversions of this process (src/main/convert/open-terminal.ts).
+  // Preferences and updates (off by default): src/main/updates.ts.
+  const preferences = createPreferences({ appDataDir, ...(context.startUpdates ? { startUpdates: context.startUpdates } : {}) })
   const resumes = new ResumeBook({ platform: context.platform, ownHome: context.ownHome, env: context.env, ...(context.spawnTerminal ? { spawn: context.spawnTerminal } : {}) })
   /**
    * A target home the renderer names is a write target: picked, granted, or the user's own home
@@ -262,6 +267,9 @@ export function createApi(context: AppContext): SepiaService {
     async openInTerminal(agent, sessionId) {
       return resumes.open(agent, sessionId)
     },
+    getPreferences: () => preferences.get(),
+    setPreferences: (patch) => preferences.set(patch),
+    startUpdatesIfOn: () => preferences.startIfOn(),
   }
   // Every result leaving main is masked, except the explicit reveal (src/main/secrets/api.ts).
   return maskApiResults(api)

@@ -7,6 +7,7 @@ import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { HomeOs } from '../shared/ir'
 import type { TerminalLaunch } from './platform/terminal'
+import type { UpdateStatus } from '../shared/api'
 
 /** Host services and settings for {@link createApi}. */
 export interface AppContext {
@@ -47,6 +48,11 @@ export interface AppContext {
    * Default: `spawnTerminal` (src/main/platform/terminal.ts), detached, no shell.
    */
   spawnTerminal?: (launch: TerminalLaunch) => Promise<void>
+  /**
+   * Starts checking for updates when the user turned them on (Electron: `electronUpdates` in
+   * src/main/updates.ts). Absent in browser mode and the CLI, where updates are "unavailable".
+   */
+  startUpdates?: () => Promise<UpdateStatus>
 }
 
 /**

@@ -13,6 +13,7 @@ import { homesFromArgv, processContext } from './host'
 import { registerIpc } from './transport/ipc'
 import { electronPrintToPdf } from './export/electron-pdf'
 import { hardenApp, hardenSession } from './window-security'
+import { electronUpdates } from './updates'
 import { LaunchRouter, targetFromArgv, targetFromUrl } from './deep-links'
 import { DEEP_LINK_SCHEME } from '../shared/deep-link'
 
@@ -92,18 +93,20 @@ void app.whenReady().then(() => {
   // file: URLs only from the renderer folder and the PDF export's temp page (issue 16).
   const appFiles = [join(here, '../renderer'), tmpdir()]
   hardenSession(session.defaultSession, undefined, appFiles)
-  const api = createApi(
-    processContext({
-      mode: 'electron',
-      homes: homesFromArgv(process.argv),
-      appRoot: app.isPackaged ? process.resourcesPath : join(here, '..', '..'),
-      pickFolder: async () => {
-        const res = await dialog.showOpenDialog({ properties: ['openDirectory'], title: 'Open a home folder' })
-        return res.canceled || res.filePaths.length === 0 ? null : res.filePaths[0]!
-      },
-      printToPdf: electronPrintToPdf(BrowserWindow),
-    }),
-  )
+  const context = processContext({
+    mode: 'electron',
+    homes: homesFromArgv(process.argv),
+    appRoot: app.isPackaged ? process.resourcesPath : join(here, '..', '..'),
+    pickFolder: async () => {
+      const res = await dialog.showOpenDialog({ properties: ['openDirectory'], title: 'Open a home folder' })
+      return res.canceled || res.filePaths.length === 0 ? null : res.filePaths[0]!
+    },
+    printToPdf: electronPrintToPdf(BrowserWindow),
+  })
+  // Updates: off unless the user turned them on in Settings (src/main/updates.ts).
+  context.startUpdates = electronUpdates(app.isPackaged)
+  const api = createApi(context)
+  void api.startUpdatesIfOn()
   registerIpc(ipcMain, api, { appRoot: join(here, '../renderer') }) // only the app's window may call
   ready = true
   createWindow()

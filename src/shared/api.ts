@@ -147,6 +147,8 @@ export const API_METHODS = [
   'planConvert',
   'convertSession',
   'openInTerminal',
+  'getPreferences',
+  'setPreferences',
   'search',
   'getUsage',
   'exportUsageCsv',
@@ -316,6 +318,14 @@ export interface SepiaApi {
    * display: copy the command instead), `UNKNOWN_AGENT`, `BAD_ARGUMENT`.
    */
   openInTerminal(agent: AgentId, sessionId: string): Promise<TerminalOpened>
+  /** The app's preferences (`<appDataDir>/preferences.json`) and the state of updates. */
+  getPreferences(): Promise<PreferencesView>
+  /**
+   * Change preferences (`{checkForUpdates: true}` is the Settings switch; updates are off by
+   * default and nothing is fetched until it is on). Rejects `BAD_ARGUMENT` for an unknown key or a
+   * non-boolean value.
+   */
+  setPreferences(patch: Partial<AppPreferences>): Promise<PreferencesView>
   /**
    * Full-text search over every message of the open homes (catalog FTS5 index). The query is words
    * (all must match; the last one also matches as a prefix, for search-as-you-type), `"quoted
@@ -396,6 +406,21 @@ export interface SepiaApi {
    * `outDir` a folder the user picked. Rejects `PATH_NOT_ALLOWED`, `NOT_FOUND`, `BAD_ARGUMENT`.
    */
   reportProblem(path: string, outDir?: string): Promise<ProblemReport>
+}
+
+/** The app's own preferences (all off by default). */
+export interface AppPreferences {
+  /** Check for new versions with electron-updater (the Electron app only). Default false: Sepia works offline. */
+  checkForUpdates: boolean
+}
+
+/** Whether updates are checked: off (the default), on, or unavailable here with the reason in plain words. */
+export type UpdateStatus = { state: 'off' } | { state: 'on' } | { state: 'unavailable'; reason: string }
+
+/** {@link SepiaApi.getPreferences}'s answer. */
+export interface PreferencesView {
+  preferences: AppPreferences
+  updates: UpdateStatus
 }
 
 /** A terminal opened by {@link SepiaApi.openInTerminal}. */

@@ -36,6 +36,8 @@ export const API_ARGS: Record<ApiMethod, readonly Arg[]> = {
   planConvert: ['a', 's', 'a', 'o?'],
   convertSession: ['a', 's', 'a', 'o?'],
   openInTerminal: ['a', 's'],
+  getPreferences: [],
+  setPreferences: ['o'],
   search: ['s', 'o?'],
   getUsage: ['o?'],
   exportUsageCsv: ['o?'],

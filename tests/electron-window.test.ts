@@ -15,7 +15,8 @@ import { isAppUrl } from '../src/main/window-security'
 type Handler = (...args: unknown[]) => unknown
 
 const rec = vi.hoisted(() => ({
-  windows: [] as { options: Record<string, unknown>; events: Map<string, Handler>; openHandler?: Handler; loaded?: string }[],
+  windows: [] as { options: Record<string, unknown>; events: Map<string, Handler>; openHandler?: Handler; loaded?: string; loads: { path: string; hash?: string }[] }[],
+  protocols: [] as string[],
   appEvents: new Map<string, Handler>(),
   ipc: [] as string[],
   session: { permission: undefined as Handler | undefined, check: undefined as Handler | undefined, beforeRequest: undefined as Handler | undefined },
@@ -26,17 +27,33 @@ vi.mock('electron', () => {
     static getAllWindows = () => rec.windows
     webContents: { on: (e: string, f: Handler) => void; setWindowOpenHandler: (f: Handler) => void }
     constructor(options: Record<string, unknown>) {
-      const w: (typeof rec.windows)[number] = { options, events: new Map() }
+      const w: (typeof rec.windows)[number] = { options, events: new Map(), loads: [] }
       rec.windows.push(w)
       this.webContents = { on: (e, f) => void w.events.set(e, f), setWindowOpenHandler: (f) => void (w.openHandler = f) }
-      this.loadFile = async (p: string) => void (w.loaded = p)
+      this.loadFile = async (p: string, o?: { hash?: string }) => {
+        w.loaded = p
+        w.loads.push({ path: p, ...(o?.hash ? { hash: o.hash } : {}) })
+      }
     }
-    loadFile: (p: string) => Promise<void>
+    loadFile: (p: string, o?: { hash?: string }) => Promise<void>
     once() {}
+    on() {}
     show() {}
+    isMinimized() {
+      return false
+    }
+    restore() {}
+    focus() {}
   }
   return {
-    app: { whenReady: () => Promise.resolve(), isPackaged: false, on: (e: string, f: Handler) => void rec.appEvents.set(e, f), quit() {} },
+    app: {
+      whenReady: () => Promise.resolve(),
+      isPackaged: false,
+      on: (e: string, f: Handler) => void rec.appEvents.set(e, f),
+      quit() {},
+      requestSingleInstanceLock: () => true,
+      setAsDefaultProtocolClient: (scheme: string) => void rec.protocols.push(scheme),
+    },
     BrowserWindow,
     dialog: { showOpenDialog: async () => ({ canceled: true, filePaths: [] }) },
     ipcMain: { handle: (channel: string) => void rec.ipc.push(channel), removeHandler() {} },
@@ -101,6 +118,19 @@ describe('Electron entry, with a fake electron module', async () => {
     expect(verdict('ws://example.com/')).toEqual({ cancel: true })
   })
 
+  it('registers sepia: and shows deep links and opened files in the window as hash routes (issue 17)', () => {
+    expect(rec.protocols).toEqual(['sepia'])
+    const before = win.loads.length
+    const ev = { preventDefault: vi.fn() }
+    rec.appEvents.get('open-url')!(ev, 'sepia://session/cline/1796022183774_v75nv')
+    expect(ev.preventDefault).toHaveBeenCalled()
+    rec.appEvents.get('open-url')!(ev, 'sepia://session/cline/..%2F..%2Fetc') // refused: nothing loads
+    rec.appEvents.get('second-instance')!({}, ['C:\\Sepia\\Sepia.exe', '--flag', 'sepia://session/codex/abc'])
+    rec.appEvents.get('open-file')!(ev, '/home/ana/sepia-review.zip')
+    expect(win.loads.slice(before).map((l) => l.hash)).toEqual(['/session/cline/1796022183774_v75nv', '/session/codex/abc', 'open=%2Fhome%2Fana%2Fsepia-review.zip'])
+    expect(win.loads.every((l) => /[\\/]renderer[\\/]index\.html$/.test(l.path))).toBe(true)
+  })
+
   it('registers one IPC handler per SepiaApi method and nothing else', () => {
     expect([...rec.ipc].sort()).toEqual(API_METHODS.map((m) => `sepia:${m}`).sort())
   })
@@ -116,14 +146,15 @@ describe('isAppUrl', () => {
 
 const built = existsSync(join(ROOT, 'out/main/index.js')) && existsSync(join(ROOT, 'out/preload/index.cjs'))
 describe.skipIf(!built)('built bundles (where Electron is not present)', () => {
-  it('have no remote module and a preload that exposes only window.sepia', () => {
+  it('have no remote module and a preload that exposes only window.sepia and window.sepiaFiles', () => {
     const main = readFileSync(join(ROOT, 'out/main/index.js'), 'utf8')
     const preload = readFileSync(join(ROOT, 'out/preload/index.cjs'), 'utf8')
     for (const text of [main, preload]) {
       expect(text).not.toContain('@electron/remote')
       expect(text).not.toMatch(/enableRemoteModule:\s*true/)
     }
-    expect(preload.match(/exposeInMainWorld\(/g)?.length).toBe(1)
+    // window.sepia and window.sepiaFiles (one method, for drag and drop: tests/preload.test.ts).
+    expect(preload.match(/exposeInMainWorld\(/g)?.length).toBeLessThanOrEqual(2)
     expect(preload).not.toMatch(/require\(["'](?:fs|child_process|node:)/)
   })
 })

@@ -67,6 +67,25 @@ describe('electron-builder configuration', () => {
     expect(validate({ ...config, linux: { ...config.linux, icon: 5 }, noSuchOption: true })).toBe(false)
   })
 
+  it('builds AppImage, deb, rpm, NSIS and dmg with the icon, the sepia: scheme and the file associations (issue 17)', () => {
+    const config = loadConfig()
+    const targets = (p: string): string[] => (config[p].target as (string | { target: string })[]).map((t) => (typeof t === 'string' ? t : t.target))
+    expect(targets('linux')).toEqual(expect.arrayContaining(['AppImage', 'deb', 'rpm']))
+    expect(targets('win')).toContain('nsis')
+    expect(targets('mac')).toContain('dmg')
+    for (const p of ['linux', 'win', 'mac']) expect(config[p].icon, p).toBe('build/icon.png')
+    expect(config.protocols).toEqual([{ name: expect.any(String), schemes: ['sepia'] }])
+    const exts = (p: string): string[] => (config[p].fileAssociations as { ext: string }[]).map((a) => a.ext)
+    expect(exts('linux')).toEqual(['jsonl', 'zip'])
+    expect(exts('mac')).toEqual(['jsonl', 'zip'])
+    // Windows: .jsonl only (NSIS would make Sepia the default program for every .zip).
+    expect(exts('win')).toEqual(['jsonl'])
+    for (const a of config.mac.fileAssociations as { rank: string }[]) expect(a.rank).toBe('Alternate')
+    for (const a of config.linux.fileAssociations as { mimeType?: string }[]) expect(a.mimeType).toMatch(/^application\//)
+    // electron-updater's feed exists, but nothing is fetched unless the user turns updates on.
+    expect(config.publish).toEqual([{ provider: 'generic', url: expect.stringMatching(/^https:\/\/[^/]+\.invalid\//) }])
+  })
+
   it('names only files that exist', () => {
     const config = loadConfig()
     const buildResources = config.directories?.buildResources

@@ -22,6 +22,8 @@ import { createExportMethods } from './export/service'
 import type { CheckpointLocation } from '../shared/checkpoints'
 import type { ConvertOptions } from '../shared/convert'
 import { createConvertService } from './convert/service'
+import { ResumeBook } from './convert/open-terminal'
+import { createPreferences } from './updates'
 import { CATALOG_FILE, privateDir } from './catalog/schema'
 import { createCatalogMethods } from './catalog/service'
 import { createTimelineMethods } from './timeline/api'
@@ -51,6 +53,8 @@ export interface SepiaService extends SepiaApi {
    * start, each CLI command that writes and the first library open call it.
    */
   recoverWrites(): Promise<InterruptedWrite[]>
+  /** At start (the Electron app): check for updates when, and only when, the user turned them on. */
+  startUpdatesIfOn(): Promise<void>
 }
 
 /**
@@ -97,6 +101,10 @@ export function createApi(context: AppContext): SepiaService {
     targetLayout: (home) => (home ? layoutForHome({ home }) : layoutForHome({ home: context.ownHome, env: context.env, isOwnHome: true, os: context.platform })),
     ctx,
   })
+  // "Open in terminal": only for conversions of this process (src/main/convert/open-terminal.ts).
+  // Preferences and updates (off by default): src/main/updates.ts.
+  const preferences = createPreferences({ appDataDir, ...(context.startUpdates ? { startUpdates: context.startUpdates } : {}) })
+  const resumes = new ResumeBook({ platform: context.platform, ownHome: context.ownHome, env: context.env, ...(context.spawnTerminal ? { spawn: context.spawnTerminal } : {}) })
   /**
    * A target home the renderer names is a write target: picked, granted, or the user's own home
    * (the agent store of the user's own home is the default target of a convert). `write: false`
@@ -279,8 +287,15 @@ export function createApi(context: AppContext): SepiaService {
       const result = await converter.convert(agent, id, target, await checkedConvert(options, true))
       // The new session shows up in the library when it was written into an open home.
       if (library.openHomes.some((h) => resolve(h.layout.home) === resolve(result.target.home))) await library.load(true)
+      resumes.remember(result)
       return result
     },
+    async openInTerminal(agent, sessionId) {
+      return resumes.open(agent, sessionId)
+    },
+    getPreferences: () => preferences.get(),
+    setPreferences: (patch) => preferences.set(patch),
+    startUpdatesIfOn: () => preferences.startIfOn(),
   }
   // Every result leaving main is masked, except the explicit reveal (src/main/secrets/api.ts).
   return maskApiResults(api)

@@ -6,6 +6,8 @@ import { existsSync, readdirSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { HomeOs } from '../shared/ir'
+import type { TerminalLaunch } from './platform/terminal'
+import type { UpdateStatus } from '../shared/api'
 
 /** Host services and settings for {@link createApi}. */
 export interface AppContext {
@@ -41,6 +43,16 @@ export interface AppContext {
    * Absent in browser mode and the CLI, where the PDF export drives a local Chromium instead.
    */
   printToPdf?: (html: string) => Promise<Uint8Array>
+  /**
+   * Starts the terminal of "Open in terminal" (`openInTerminal`); tests record the launch instead.
+   * Default: `spawnTerminal` (src/main/platform/terminal.ts), detached, no shell.
+   */
+  spawnTerminal?: (launch: TerminalLaunch) => Promise<void>
+  /**
+   * Starts checking for updates when the user turned them on (Electron: `electronUpdates` in
+   * src/main/updates.ts). Absent in browser mode and the CLI, where updates are "unavailable".
+   */
+  startUpdates?: () => Promise<UpdateStatus>
 }
 
 /**

@@ -1,13 +1,10 @@
 /**
- * Preload: puts one function per SepiaApi method on `window.sepia`, each resolving an ApiResult
- * envelope (see src/shared/api.ts EnvelopeApi). Nothing else is exposed: no raw ipcRenderer.
- * Runs sandboxed (contextIsolation on, sandbox on), so it may import only `electron`.
+ * Preload: `window.sepia` (one function per SepiaApi method, each resolving an ApiResult envelope)
+ * and `window.sepiaFiles.pathForFile` (a dropped item's path, `webUtils.getPathForFile`); see
+ * expose.ts. Nothing else is exposed: no raw ipcRenderer. Runs sandboxed (contextIsolation on,
+ * sandbox on), so it may import only `electron` (the bundle inlines expose.ts and shared/api).
  */
-import { contextBridge, ipcRenderer } from 'electron'
-import { API_METHODS } from '../shared/api'
+import { contextBridge, ipcRenderer, webUtils } from 'electron'
+import { exposeSepia } from './expose'
 
-const sepia: Record<string, (...args: unknown[]) => Promise<unknown>> = {}
-for (const method of API_METHODS) {
-  sepia[method] = (...args: unknown[]) => ipcRenderer.invoke(`sepia:${method}`, ...args)
-}
-contextBridge.exposeInMainWorld('sepia', Object.freeze(sepia))
+exposeSepia({ contextBridge, ipcRenderer, webUtils })

@@ -147,6 +147,9 @@ export const API_METHODS = [
   'convertTargets',
   'planConvert',
   'convertSession',
+  'openInTerminal',
+  'getPreferences',
+  'setPreferences',
   'search',
   'getUsage',
   'exportUsageCsv',
@@ -311,6 +314,25 @@ export interface SepiaApi {
    */
   convertSession(agent: AgentId, id: string, target: AgentId, options?: ConvertOptions): Promise<ConvertResult>
   /**
+   * "Open in terminal" after {@link convertSession}: open the user's terminal (Windows Terminal or
+   * PowerShell, macOS Terminal, the first Linux terminal on PATH) running the resume command that
+   * conversion gave, in its folder. `agent` and `sessionId` name a session this process converted
+   * (`ConvertResult.target.agent`, `ConvertResult.sessionId`); main rebuilds the command from its
+   * own record, never from text the caller sends. In browser mode the terminal opens on the
+   * machine running Sepia (the loopback server is on the same machine). Rejects `NOT_FOUND` (not
+   * a conversion of this run), `UNAVAILABLE` (written into another home, no terminal or no
+   * display: copy the command instead), `UNKNOWN_AGENT`, `BAD_ARGUMENT`.
+   */
+  openInTerminal(agent: AgentId, sessionId: string): Promise<TerminalOpened>
+  /** The app's preferences (`<appDataDir>/preferences.json`) and the state of updates. */
+  getPreferences(): Promise<PreferencesView>
+  /**
+   * Change preferences (`{checkForUpdates: true}` is the Settings switch; updates are off by
+   * default and nothing is fetched until it is on). Rejects `BAD_ARGUMENT` for an unknown key or a
+   * non-boolean value.
+   */
+  setPreferences(patch: Partial<AppPreferences>): Promise<PreferencesView>
+  /**
    * Full-text search over every message of the open homes (catalog FTS5 index). The query is words
    * (all must match; the last one also matches as a prefix, for search-as-you-type), `"quoted
    * phrases"`, and `-word` to exclude; paths and `snake_case` names match as phrases. Results are
@@ -407,6 +429,29 @@ export interface SepiaApi {
   putBack(agent: AgentId, id: string): Promise<PutBackResult>
   /** Sessions the agents will delete within 7 days by their own retention settings (own home). */
   getRetentionWarnings(): Promise<RetentionWarning[]>
+}
+
+/** The app's own preferences (all off by default). */
+export interface AppPreferences {
+  /** Check for new versions with electron-updater (the Electron app only). Default false: Sepia works offline. */
+  checkForUpdates: boolean
+}
+
+/** Whether updates are checked: off (the default), on, or unavailable here with the reason in plain words. */
+export type UpdateStatus = { state: 'off' } | { state: 'on' } | { state: 'unavailable'; reason: string }
+
+/** {@link SepiaApi.getPreferences}'s answer. */
+export interface PreferencesView {
+  preferences: AppPreferences
+  updates: UpdateStatus
+}
+
+/** A terminal opened by {@link SepiaApi.openInTerminal}. */
+export interface TerminalOpened {
+  /** The terminal's name: "Windows Terminal", "PowerShell", "Terminal", "gnome-terminal"... */
+  terminal: string
+  /** The script it runs (`cd <folder> && <resume command>`, or PowerShell's `Set-Location ...; ...`). */
+  command: string
 }
 
 /** Error codes that cross the bridge. */

@@ -110,6 +110,11 @@ export const READ_SWEEP: Record<string, Plan> = {
       .slice(0, 30),
   listRestores: () => [[]],
   convertTargets: (e) => e.sessions.map((s) => [s.agent, s.id]),
+  // Nothing was converted in the sweep: every call is refused (NOT_FOUND) and no terminal opens.
+  openInTerminal: (e) => e.onePerAgent.map((s) => [s.agent, s.id]),
+  getPreferences: () => [[]],
+  // Writes only the app's own preferences file (in the sweep's temporary app data folder); off.
+  setPreferences: () => [[{ checkForUpdates: false }]],
   planConvert: (e) =>
     e.onePerAgent.flatMap((s) =>
       e.library.agents.filter((a) => a.capabilities.canWrite && a.id !== s.agent).map((a) => [s.agent, s.id, a.id, { targetHome: e.tempDir('convert-home') }]),

@@ -30,8 +30,9 @@ function readToken(): string {
   if (m?.[1]) {
     const token = decodeURIComponent(m[1])
     sessionStorage.setItem(TOKEN_KEY, token)
-    // Drop the token from the visible URL.
-    history.replaceState(null, '', window.location.pathname + window.location.search)
+    // Drop the token from the visible URL; other hash parts (a session route, deep-link.ts) stay.
+    const rest = window.location.hash.replace(/^#/, '').split('&').filter((p) => p !== '' && !p.startsWith('token=')).join('&')
+    history.replaceState(null, '', window.location.pathname + window.location.search + (rest ? `#${rest}` : ''))
     return token
   }
   return sessionStorage.getItem(TOKEN_KEY) ?? ''

@@ -17,3 +17,23 @@ describe('dropOutcome', () => {
     expect(dropOutcome(undefined, true, () => '/x')).toEqual({ kind: 'nothing' })
   })
 })
+
+describe('droppedPath (the preload\'s webUtils.getPathForFile, when present)', () => {
+  const w = globalThis as unknown as { window?: { sepiaFiles?: { pathForFile(f: File): string } } }
+  it('asks window.sepiaFiles, and is null without it or for an item not on disk', async () => {
+    const { droppedPath } = await import('./bridge')
+    const saved = w.window
+    try {
+      w.window = {}
+      expect(droppedPath(file)).toBeNull()
+      w.window = { sepiaFiles: { pathForFile: (f) => (f === file ? '/home/ana/export.zip' : '') } }
+      expect(droppedPath(file)).toBe('/home/ana/export.zip')
+      expect(dropOutcome([file], true, droppedPath)).toEqual({ kind: 'path', path: '/home/ana/export.zip' })
+      expect(droppedPath({ name: 'pasted' } as File)).toBeNull()
+      w.window = { sepiaFiles: { pathForFile: () => { throw new Error('not a file') } } }
+      expect(droppedPath(file)).toBeNull()
+    } finally {
+      w.window = saved
+    }
+  })
+})

@@ -69,6 +69,10 @@ export const actionStrings = {
     resume: 'To continue, run this command',
     resumeIn: 'in the folder',
     resumeShell: 'Or, in one line',
+    openTerminal: 'Open in terminal',
+    openTerminalHint: 'Open a terminal window in the project folder and run this command there',
+    openingTerminal: 'Opening…',
+    openedTerminal: (terminal: string) => `Opened in ${terminal}. If nothing appeared, copy the command instead.`,
   },
 
   checkpoints: {

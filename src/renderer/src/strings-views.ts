@@ -15,6 +15,17 @@ const plural = (n: number, one: string, many: string): string => `${nf.format(n)
 
 /** Strings of the views, grouped by view. */
 export const viewStrings = {
+  /** The app's own preferences (Settings, components/settings/UpdatesSetting.vue). */
+  appPreferences: {
+    title: 'Sepia',
+    checkForUpdates: 'Check for updates',
+    checkForUpdatesHint: 'Off by default: Sepia works offline and asks no server anything. When on, the installed app looks for a new version each time it starts.',
+    updatesOn: 'Sepia looks for a new version when it starts.',
+  },
+  /** A deep link `sepia://session/<agent>/<id>` (or `#/session/...` in browser mode). */
+  deepLink: {
+    notFound: (agent: string, id: string) => `The link names a ${agent} session "${id}" that is not in the open folders. Open the folder that holds it, then follow the link again.`,
+  },
   search: {
     inputLabel: 'Search every message',
     placeholder: 'Search every message  (press / )',

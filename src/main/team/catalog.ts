@@ -97,6 +97,7 @@ export class TeamCatalog implements CatalogReader {
         sessions,
         diagnostics,
         credentialFiles: [],
+        teamCatalog: this.target,
         loadedAt: this.now(),
         index: { phase: 'idle', running: false, done: sessions.length, total: sessions.length, bytesDone: 0, bytesTotal: 0, textDone: 0, textTotal: 0 },
       }

@@ -15,6 +15,7 @@ import { join } from 'node:path'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { findAppRoot } from '../src/main/context'
+import { TeamCatalog } from '../src/main/team/catalog'
 import { pushHome } from '../src/main/team/push'
 import { TEAM_SCHEMA_VERSION } from '../src/main/team/schema'
 import { runCli } from './helpers/cli-run'
@@ -114,7 +115,7 @@ describe.skipIf(skip !== undefined)(`sepia push${skip ? ` (skipped: ${skip})` : 
   })
 
   it('a push killed mid-way leaves whole sessions only; the next push completes', async () => {
-    const n = 120
+    const n = 60
     const home = manySessionsHome(n)
     temp.push(home)
     const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'tests/helpers/push-child.ts'), server.url, home, 'killed-box'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
@@ -146,7 +147,7 @@ describe.skipIf(skip !== undefined)(`sepia push${skip ? ` (skipped: ${skip})` : 
     expect(r.unchanged).toBe(partial)
     expect(await count()).toBe(n)
     expect((await pushHome({ url: server.url, home, machine: 'killed-box' })).sent).toBe(0)
-  }, 60_000)
+  }, 120_000)
 
   it('never prints the password of the URL, in output or errors', async () => {
     const secret = 'Sup3rS3cretPW'
@@ -166,6 +167,26 @@ describe.skipIf(skip !== undefined)(`sepia push${skip ? ` (skipped: ${skip})` : 
     expect(serve.code).toBe(1)
     expect(serve.err).not.toContain(secret)
   }, 60_000)
+
+  it('finds a CJK word inside a run of CJK text (pg_trgm), where the token index alone would not', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'sepia-push-cjk-'))
+    temp.push(home)
+    cpSync(CLAUDE_HOME, home, { recursive: true })
+    const file = join(home, PROJECT, sessionFiles(home)[0]!)
+    const line = readFileSync(file, 'utf8').split('\n').find((l) => l.includes('"type":"user"'))!
+    appendFileSync(file, JSON.stringify({ ...JSON.parse(line), uuid: 'cjk-line-0001', message: { role: 'user', content: '請把日本語的說明加到文件裡' } }) + '\n')
+    await pushHome({ url: server.url, home, machine: 'cjk-box' })
+    const team = new TeamCatalog(server.url)
+    try {
+      const hits = (await team.search('日本語', { limit: 500 })).hits.filter((h) => h.nodeId === 'cjk-line-0001')
+      expect(hits.length).toBe(1)
+      // The token index alone has the whole run as one token only.
+      const tokenOnly = await q(`SELECT count(*)::int AS n FROM messages WHERE node_id = 'cjk-line-0001' AND tsv @@ $1::tsquery`, [`'日本語'`])
+      expect(tokenOnly[0]!.n).toBe(0)
+    } finally {
+      await team.close()
+    }
+  })
 
   it('refuses a schema newer than this build, naming the versions', async () => {
     await q('INSERT INTO schema_version (version) VALUES ($1)', [TEAM_SCHEMA_VERSION + 1])

@@ -6,6 +6,7 @@
  * collect) is refused with a plain sentence: the team catalog is read-only and holds no store files.
  */
 import { API_METHODS, SepiaError, type AppInfo, type SepiaApi } from '../../shared/api'
+import type { IndexStatus } from '../../shared/catalog'
 import { IR_VERSION, isAgentId, type AgentId, type HomeOs } from '../../shared/ir'
 import { findIn, pageOf, wholeNode } from '../catalog/page'
 import { findAppRoot } from '../context'
@@ -13,6 +14,8 @@ import { maskApiResults } from '../secrets'
 import { usageCsv } from '../usage/aggregate'
 import { loadPricing, PriceBook, pricingCandidates } from '../usage/pricing'
 import { TeamCatalog } from './catalog'
+
+const IDLE: IndexStatus = { phase: 'idle', running: false, done: 0, total: 0, bytesDone: 0, bytesTotal: 0, textDone: 0, textTotal: 0 }
 
 /** Options of {@link createTeamApi}. */
 export interface TeamApiOptions {
@@ -71,12 +74,13 @@ export function createTeamApi(url: string, options: TeamApiOptions = {}): TeamAp
     async exportUsageCsv(query) {
       return usageCsv(await catalog.usage(query, priceBook()))
     },
+    // Nothing is indexed here: pushes did that on each machine.
     async getIndexStatus() {
-      return (await catalog.library()).index!
+      return { ...IDLE }
     },
     async getChanges() {
       // Pushes land while the app is open; the library shows them on the next reload.
-      return { token: '0', changedSessions: [], removedSessions: [], index: { phase: 'idle', running: false, done: 0, total: 0, bytesDone: 0, bytesTotal: 0, textDone: 0, textTotal: 0 } }
+      return { token: '0', changedSessions: [], removedSessions: [], index: { ...IDLE } }
     },
     async getRecentHomes() {
       return []

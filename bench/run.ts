@@ -15,6 +15,7 @@
  * 8. with `--huge-gb N`: one N GB Claude Code session (bench/huge.ts), written, indexed through the
  *    catalog in a fresh process (time, MB/s, peak RSS) and removed; `--huge-only` runs only that.
  *
+ * `--postgres`: only the team catalog on PostgreSQL next to SQLite (bench/postgres.ts).
  * Options: `--small` (a ~60 MB corpus and a ~100 MB Cursor store, for a quick check), `--keep`
  * (reuse an existing corpus and Cursor store), `--skip-ccusage`, `--cursor-gb N` (size of the
  * Cursor store; default 2, 0 skips it), `--cursor-only` (only the Cursor part). Prints a Markdown
@@ -63,6 +64,14 @@ if (args.has('--cursor-only')) {
   const results = { ...prior, cursorDate: new Date().toISOString(), cursorMachine: machine, cursor }
   writeFileSync(file, JSON.stringify(results, null, 2))
   process.stdout.write(JSON.stringify({ cursor }, null, 2) + '\n')
+  process.exit(0)
+}
+
+if (args.has('--postgres')) {
+  // The team catalog next to the desktop one (bench/postgres.ts).
+  const { runPostgresBench } = await import('./postgres')
+  const results = await runPostgresBench({ root: ROOT, base, corpusDir, infoFile, small, keep: args.has('--keep'), log })
+  process.stdout.write(JSON.stringify({ machine, ...results }, null, 2) + '\n')
   process.exit(0)
 }
 

@@ -15,6 +15,8 @@
  *                                   (src/cli/convert.ts)
  *   sepia mcp [--home DIR]...       MCP server over stdio (src/main/mcp/server.ts)
  *   sepia archive status|prune|on|off | put-back <session-id>   (src/cli/archive.ts)
+ *   sepia push --to postgres://... [--home DIR] [--machine NAME] | serve --catalog postgres://...
+ *                                   the team catalog (src/cli/team.ts)
  *
  * Every command takes `--home DIR` (default: the user's home; repeatable) and `--json`.
  * Exit codes: 0 ok, 1 failure (message on stderr), 2 bad usage.
@@ -40,6 +42,9 @@ import { AGENTS } from '../main/agents/registry'
 import { projectKey } from '../shared/project-key'
 import { runMcpServer } from '../main/mcp/server'
 import { unreadAgentNames, unreadSentence } from '../main/health/unread'
+import { runPush, TEAM_USAGE } from './team'
+import { createTeamApi } from '../main/team/api'
+import { checkPostgresUrl, maskSecretsIn } from '../main/team/url'
 
 const USAGE = `Usage:
   sepia list  [--home DIR] [--all] [--json]     list sessions (agent, project, title); --all adds the ones their agent hides
@@ -47,7 +52,7 @@ const USAGE = `Usage:
                                                 print a session (Markdown, or IR JSON)
   sepia serve [--home DIR] [--port N] [--demo]  serve the app on http://127.0.0.1
   sepia mcp   [--home DIR]                      MCP server over stdio (search_sessions, get_session, ...)
-${EXPORT_USAGE}${CHECKPOINT_USAGE}${SEARCH_USAGE}${USAGE_USAGE}${TIMELINE_USAGE}${CONVERT_USAGE}${DOCTOR_USAGE}${ARCHIVE_USAGE}Options:
+${TEAM_USAGE}${EXPORT_USAGE}${CHECKPOINT_USAGE}${SEARCH_USAGE}${USAGE_USAGE}${TIMELINE_USAGE}${CONVERT_USAGE}${DOCTOR_USAGE}${ARCHIVE_USAGE}Options:
   --home DIR   read this home folder instead of yours (repeat for several)
   --json       machine-readable output
   --agent ID   one of the agents Sepia reads:
@@ -94,6 +99,8 @@ export async function main(argv: string[], out: NodeJS.WritableStream = process.
         'target-home': { type: 'string' },
         'text-only': { type: 'boolean', default: false },
         report: { type: 'string' },
+        machine: { type: 'string' },
+        catalog: { type: 'string' },
       },
     })
   } catch (e) {
@@ -113,6 +120,22 @@ export async function main(argv: string[], out: NodeJS.WritableStream = process.
   if (values.help || !command) {
     out.write(USAGE)
     return command || values.help ? 0 : 2
+  }
+  // The team catalog (issue 20): neither command reads a home through the desktop API.
+  if (command === 'push' || (command === 'serve' && values.catalog !== undefined)) {
+    const secret = command === 'push' ? values.to : values.catalog
+    try {
+      if (command === 'push') return await runPush({ to: values.to, homes: values.home ?? [], ownHome: processContext({ mode: 'browser' }).ownHome, machine: values.machine, json: values.json ?? false }, out, err)
+      const ctx = processContext({ mode: 'browser' })
+      const team = createTeamApi(checkPostgresUrl(values.catalog, '--catalog'), { version: ctx.version, ...(ctx.appDataDir ? { appDataDir: ctx.appDataDir } : {}) })
+      return await runServe(team, { port: values.port ? Number(values.port) : 0, demo: false }, out)
+    } catch (e) {
+      const se = SepiaError.from(e)
+      const message = maskSecretsIn(se.message, secret)
+      if (values.json) err.write(JSON.stringify({ error: { ...se.toJSON(), message } }) + '\n')
+      else err.write(`sepia: ${message}\n`)
+      return 1
+    }
   }
   const api = createApi(processContext({ mode: 'browser', homes: values.home ?? [] }))
   try {

@@ -4,8 +4,7 @@
  */
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { SepiaError } from '../shared/api'
-import type { SepiaService } from '../main/api'
+import { SepiaError, type SepiaApi } from '../shared/api'
 import { findAppRoot } from '../main/context'
 import { startHttpServer } from '../main/transport/http'
 
@@ -20,7 +19,7 @@ export interface ServeOptions {
  * Start the server and keep the process alive until it is interrupted. Resolves -1 (keep running)
  * once listening; prints the URL (with its token) on stdout.
  */
-export async function runServe(api: SepiaService, options: ServeOptions, out: NodeJS.WritableStream): Promise<number> {
+export async function runServe(api: SepiaApi, options: ServeOptions, out: NodeJS.WritableStream): Promise<number> {
   const rendererDir = join(findAppRoot(), 'out', 'renderer')
   if (!existsSync(join(rendererDir, 'index.html'))) {
     out.write('The app is not built yet. Run "npx electron-vite build" first (npm start does it for you).\n')

@@ -78,7 +78,11 @@ export interface Library {
   /** ms since epoch when this library was built. */
   loadedAt: number
   /** Plain-words notes about how the folder was opened (e.g. "Opened /x, the folder that contains .claude."). */
-  notices?: string[]
+  notices?: string[]  /**
+   * Set when the library is a team catalog on PostgreSQL (`sepia serve --catalog`): its URL with the
+   * password masked. `homes` are then the machines that pushed, and each session's `home` its machine.
+   */
+  teamCatalog?: string
 }
 
 /**

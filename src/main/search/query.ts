@@ -21,6 +21,8 @@ export interface ParsedQuery {
   terms: string[]
   /** The positive terms as tokens (for highlighting and scoring, see `snippet.ts`). */
   parts: Term[]
+  /** The excluded words and phrases as tokens (`-word`), for backends that build their own query (the team catalog's tsquery). */
+  excluded: Term[]
 }
 
 function quote(text: string): string {
@@ -47,7 +49,7 @@ export function parseQuery(input: string): ParsedQuery {
   }
   const positives = words.filter((p) => !p.exclude && searchable(p.text))
   const negatives = words.filter((p) => p.exclude && searchable(p.text))
-  if (positives.length === 0) return { terms: [], parts: [] }
+  if (positives.length === 0) return { terms: [], parts: [], excluded: [] }
   const endsOpen = !/\s$/.test(text)
   const last = words[words.length - 1]
   const parts: Term[] = []
@@ -62,7 +64,7 @@ export function parseQuery(input: string): ParsedQuery {
     return m
   }
   const match = combine(exprs)
-  const out: ParsedQuery = { match, terms: positives.map((p) => p.text), parts }
+  const out: ParsedQuery = { match, terms: positives.map((p) => p.text), parts, excluded: negatives.map((n) => ({ tokens: tokensOf(n.text), prefix: false })) }
   if (parts.some((p) => p.prefix)) out.exact = combine(exprs.map((e) => (e.endsWith('*') ? e.slice(0, -1) : e)))
   return out
 }

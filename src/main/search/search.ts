@@ -21,10 +21,11 @@ import { matchesIn, scoreOf, snippetOf, termsRegex } from './snippet'
 
 export { CANDIDATES, timeArg } from './plan'
 /** Default and largest page of hits. */
-const DEFAULT_LIMIT = 30
-const MAX_LIMIT = 500
+export const DEFAULT_LIMIT = 30
+export const MAX_LIMIT = 500
 
-interface Candidate {
+/** A message that may be a hit: id (`mid`), time (ms since epoch), indexed text, then its score and match offsets. */
+export interface Candidate {
   mid: number
   created_at: number | null
   text: string
@@ -32,7 +33,8 @@ interface Candidate {
   matches?: [number, number][]
 }
 
-interface HitRow {
+/** What a hit shows of its message and session. */
+export interface HitRow {
   mid: number
   seq: number
   node_id: string
@@ -105,13 +107,7 @@ export function searchCatalog(db: Database.Database, homes: readonly string[], q
     for (const c of candidates) c.text = byMid.get(c.mid) ?? ''
   }
   const re = termsRegex(parsed.parts)
-  const avg = candidates.reduce((n, c) => n + c.text.length, 0) / Math.max(1, candidates.length)
-  for (const c of candidates) {
-    c.matches = re ? matchesIn(c.text, re) : []
-    c.score = scoreOf(c.matches.length, c.text.length, avg)
-  }
-  if (filters.sort === 'recent') candidates.sort((a, b) => (b.created_at ?? 0) - (a.created_at ?? 0) || b.mid - a.mid)
-  else candidates.sort((a, b) => b.score! - a.score! || b.mid - a.mid)
+  rankCandidates(candidates, re, filters.sort)
   const page = candidates.slice(offset, offset + limit)
   if (page.length === 0) return done([], more)
   const info = db.prepare(
@@ -126,18 +122,38 @@ export function searchCatalog(db: Database.Database, homes: readonly string[], q
     const key = `${r.agent}/${r.session_id}/${r.node_id}`
     if (seen.has(key)) continue // the same session under two homes
     seen.add(key)
-    // Cut the snippet from masked text: a secret split by the snippet's edge would otherwise leave
-    // a fragment the mask no longer recognises.
-    const masked = maskText(c.text)
-    const { snippet, highlights } = masked.count > 0 ? snippetOf(masked.text, re ? matchesIn(masked.text, re) : []) : snippetOf(c.text, c.matches ?? [])
-    const hit: SearchHit = { agent: r.agent as AgentId, sessionId: r.session_id, nodeId: r.node_id, role: r.role, snippet, highlights, nodeIndex: r.seq }
-    if (r.created_at !== null) hit.createdAt = r.created_at
-    if (r.title !== null) hit.sessionTitle = r.title
-    if (r.project !== null) hit.project = r.project
-    if (r.model !== null) hit.model = r.model
-    const tools = (r.tool_names ?? '').trim()
-    if (tools) hit.toolNames = tools.split(/\s+/)
-    hits.push(hit)
+    hits.push(hitOf(r, c, re))
   }
   return done(hits, more)
+}
+
+/**
+ * Score `candidates` (their `text` loaded) against the terms' regular expression and sort them:
+ * by a BM25-like score, or newest first for `sort: "recent"`; ties newest (`mid`) first. In place.
+ * Shared with the team catalog's search (src/main/team/search.ts).
+ */
+export function rankCandidates(candidates: Candidate[], re: RegExp | undefined, sort: SearchFilters['sort']): void {
+  const avg = candidates.reduce((n, c) => n + c.text.length, 0) / Math.max(1, candidates.length)
+  for (const c of candidates) {
+    c.matches = re ? matchesIn(c.text, re) : []
+    c.score = scoreOf(c.matches.length, c.text.length, avg)
+  }
+  if (sort === 'recent') candidates.sort((a, b) => (b.created_at ?? 0) - (a.created_at ?? 0) || b.mid - a.mid)
+  else candidates.sort((a, b) => b.score! - a.score! || b.mid - a.mid)
+}
+
+/** The hit of a ranked candidate `c` and its message/session row `r` (snippet cut from masked text). */
+export function hitOf(r: HitRow, c: Candidate, re: RegExp | undefined): SearchHit {
+  // Cut the snippet from masked text: a secret split by the snippet's edge would otherwise leave
+  // a fragment the mask no longer recognises.
+  const masked = maskText(c.text)
+  const { snippet, highlights } = masked.count > 0 ? snippetOf(masked.text, re ? matchesIn(masked.text, re) : []) : snippetOf(c.text, c.matches ?? [])
+  const hit: SearchHit = { agent: r.agent as AgentId, sessionId: r.session_id, nodeId: r.node_id, role: r.role, snippet, highlights, nodeIndex: r.seq }
+  if (r.created_at !== null) hit.createdAt = r.created_at
+  if (r.title !== null) hit.sessionTitle = r.title
+  if (r.project !== null) hit.project = r.project
+  if (r.model !== null) hit.model = r.model
+  const tools = (r.tool_names ?? '').trim()
+  if (tools) hit.toolNames = tools.split(/\s+/)
+  return hit
 }

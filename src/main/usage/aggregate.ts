@@ -87,18 +87,39 @@ export function checkUsageQuery(q: UsageQuery): { by: UsageGroupBy; timeZone: st
   return out
 }
 
-/** Aggregate usage of the sessions under `homes`. Rejects `BAD_ARGUMENT` for a bad query. */
-export function aggregateUsage(db: Database.Database, homes: readonly string[], query: UsageQuery, prices: PriceBook): UsageReport {
+/**
+ * One statement a usage aggregation asks its backend to run: SQL with `?` placeholders (a
+ * PostgreSQL backend renumbers them `$1...`) over `sessions s` and `usage u`, portable between
+ * SQLite and PostgreSQL (no boolean sums, no dialect functions but `substr`).
+ */
+export interface UsageStatement {
+  sql: string
+  args: unknown[]
+}
+
+/** Options of {@link usageSteps}: the column of `sessions` that holds the home (SQLite `home`, the team catalog `machine`). */
+export interface UsageDialect {
+  homeColumn: string
+}
+
+/**
+ * The aggregation as steps: yields the statements to run (sessions, then the usage sums) and
+ * takes each one's rows (numbers as numbers; a backend that returns bigints as text converts
+ * them), returns the report. {@link aggregateUsage} drives it on better-sqlite3; the team catalog
+ * (src/main/team/catalog.ts) on PostgreSQL, so both answer the same. Rejects `BAD_ARGUMENT` for a
+ * bad query (on the first step).
+ */
+export function* usageSteps(homes: readonly string[], query: UsageQuery, prices: PriceBook, dialect: UsageDialect = { homeColumn: 'home' }): Generator<UsageStatement, UsageReport, Record<string, unknown>[]> {
   const { by, timeZone, since, until } = checkUsageQuery(query)
   const report: UsageReport = { by, timeZone, rows: [], totals: emptyTotals(), unpricedModels: [], pricing: { updated: prices.table.updated, source: prices.table.source } }
   if (homes.length === 0) return report
+  const home = dialect.homeColumn
 
   // Sessions of the open homes; the same (agent, id) under two homes counts once (first home).
   // (One home cannot hold an id twice; days and models need no session details then.)
   const needInfo = by === 'session' || by === 'project' || by === 'agent' || homes.length > 1
-  const sessions = needInfo
-    ? (db.prepare(`SELECT sid, home, agent, session_id, parent_session_id, title, project FROM sessions WHERE home IN ${inList(homes.length)}`).all(...homes) as SessionInfo[])
-    : []
+  const sessions = needInfo ? ((yield { sql: `SELECT sid, ${home} AS home, agent, session_id, parent_session_id, title, project FROM sessions WHERE ${home} IN ${inList(homes.length)}`, args: [...homes] }) as unknown as SessionInfo[]) : []
+  for (const s of sessions) s.sid = Number(s.sid)
   const order = new Map(homes.map((h, i) => [h, i]))
   sessions.sort((a, b) => order.get(a.home)! - order.get(b.home)!)
   const seen = new Set<string>()
@@ -116,7 +137,7 @@ export function aggregateUsage(db: Database.Database, homes: readonly string[], 
     byKey.set(key, s)
   }
 
-  const where: string[] = [`s.home IN ${inList(homes.length)}`]
+  const where: string[] = [`s.${home} IN ${inList(homes.length)}`]
   const args: unknown[] = [...homes]
   if (skip.length) {
     where.push(`u.sid NOT IN ${inList(skip.length)}`)
@@ -142,20 +163,39 @@ export function aggregateUsage(db: Database.Database, homes: readonly string[], 
   }
   const bucket = by === 'day' ? `u.created_at / ${BUCKET_MS}` : 'NULL'
   const bySid = by === 'session' || by === 'project' || by === 'agent'
-  const groupBy = ['b', 'u.model', 'long', ...(bySid ? ['u.sid'] : [])].join(', ')
-  const rows = db
-    .prepare(
-      `SELECT ${bucket} AS b, u.model AS model, (u.input_tokens + u.cache_read_tokens + u.cache_write_tokens > 200000) AS long, ${bySid ? 'u.sid' : '0'} AS sid,
+  const groupBy = [by === 'day' ? bucket : null, 'u.model', 'CASE WHEN u.input_tokens + u.cache_read_tokens + u.cache_write_tokens > 200000 THEN 1 ELSE 0 END', ...(bySid ? ['u.sid'] : [])].filter((g) => g !== null).join(', ')
+  const raw = yield {
+    sql: `SELECT ${bucket} AS b, u.model AS model, CASE WHEN u.input_tokens + u.cache_read_tokens + u.cache_write_tokens > 200000 THEN 1 ELSE 0 END AS long, ${bySid ? 'u.sid' : '0'} AS sid,
         count(*) AS n, sum(u.input_tokens) AS inp, sum(u.output_tokens) AS outp, sum(u.cache_read_tokens) AS cr, sum(u.cache_write_tokens) AS cw,
-        sum(u.thinking_tokens) AS th, sum(u.cost) AS recorded, sum(u.cost IS NULL) AS n_un,
+        sum(u.thinking_tokens) AS th, sum(u.cost) AS recorded, sum(CASE WHEN u.cost IS NULL THEN 1 ELSE 0 END) AS n_un,
         sum(CASE WHEN u.cost IS NULL THEN u.input_tokens ELSE 0 END) AS u_inp, sum(CASE WHEN u.cost IS NULL THEN u.output_tokens ELSE 0 END) AS u_outp,
         sum(CASE WHEN u.cost IS NULL THEN u.cache_read_tokens ELSE 0 END) AS u_cr, sum(CASE WHEN u.cost IS NULL THEN u.cache_write_tokens ELSE 0 END) AS u_cw,
         sum(CASE WHEN u.cost IS NULL AND s.agent IN ${inList(THINKING_SEPARATE.length)} THEN u.thinking_tokens ELSE 0 END) AS u_th
        FROM usage u JOIN sessions s ON s.sid = u.sid
        WHERE ${where.join(' AND ')}
        GROUP BY ${groupBy}`,
-    )
-    .all(...THINKING_SEPARATE, ...args) as SqlRow[]
+    args: [...THINKING_SEPARATE, ...args],
+  }
+  const num = (v: unknown): number => (v === null || v === undefined ? 0 : Number(v))
+  const rows: SqlRow[] = raw.map((r) => ({
+    b: r.b === null || r.b === undefined ? null : Number(r.b),
+    model: (r.model as string | null) ?? null,
+    long: num(r.long),
+    sid: num(r.sid),
+    n: num(r.n),
+    inp: num(r.inp),
+    outp: num(r.outp),
+    cr: num(r.cr),
+    cw: num(r.cw),
+    th: num(r.th),
+    recorded: r.recorded === null || r.recorded === undefined ? null : Number(r.recorded),
+    n_un: num(r.n_un),
+    u_inp: num(r.u_inp),
+    u_outp: num(r.u_outp),
+    u_cr: num(r.u_cr),
+    u_cw: num(r.u_cw),
+    u_th: num(r.u_th),
+  }))
 
   // Root session of a sub-agent (parent chain within the same home and agent).
   const rootOf = (sid: number): SessionInfo | undefined => {
@@ -236,6 +276,16 @@ export function aggregateUsage(db: Database.Database, homes: readonly string[], 
   else report.rows.sort((a, b) => b.cost - a.cost || b.totalTokens - a.totalTokens || a.key.localeCompare(b.key))
   report.unpricedModels = [...unpriced].sort()
   return report
+}
+
+/** Aggregate usage of the sessions under `homes` in a SQLite catalog. Rejects `BAD_ARGUMENT` for a bad query. */
+export function aggregateUsage(db: Database.Database, homes: readonly string[], query: UsageQuery, prices: PriceBook): UsageReport {
+  const steps = usageSteps(homes, query, prices)
+  for (let step = steps.next(); ; ) {
+    if (step.done) return step.value
+    const st = step.value
+    step = steps.next(db.prepare(st.sql).all(...st.args) as Record<string, unknown>[])
+  }
 }
 
 /** A report as CSV (RFC 4180 quoting): one row per group, then a `TOTAL` row. */

@@ -51,6 +51,8 @@ export const strings = {
     noProject: 'No project',
     sessions: (n: number) => plural(n, 'session', 'sessions'),
     messages: (n: number) => plural(n, 'message', 'messages'),
+    /** Title of a session's machine in a team catalog (issue 20). */
+    machine: (name: string) => `Pushed from the machine ${name}`,
     subagent: 'sub-agent',
     subagents: (n: number) => plural(n, 'sub-agent', 'sub-agents'),
     untitled: 'Untitled session',

@@ -11,8 +11,8 @@ import { mkdir, open, rename, rm, rmdir } from 'node:fs/promises'
 import { basename, dirname } from 'node:path'
 import { SepiaError } from '../../shared/api'
 
-/** Text content: a string, or chunks produced one by one (a large session is never one string). */
-export type Chunks = string | Iterable<string> | AsyncIterable<string>
+/** Text content: a string, or chunks produced one by one (a large session is never one string); or bytes as they are (a moved file). */
+export type Chunks = string | Iterable<string> | AsyncIterable<string> | Uint8Array
 
 /** Bytes gathered before a write call. */
 const FLUSH_AT = 256 * 1024
@@ -55,6 +55,7 @@ export class FileTransaction {
         buf = ''
       }
       if (typeof content === 'string') buf = content
+      else if (content instanceof Uint8Array) await fh.write(content)
       else {
         for await (const chunk of content as AsyncIterable<string>) {
           buf += chunk

@@ -33,7 +33,15 @@ export function sweepContext(homes: string[]): AppContext {
 }
 
 /** Methods that write into the user's files by design (convert, restore): never swept. */
-export const WRITE_METHODS: readonly string[] = ['convertSession', 'restoreCheckpoint', 'undoRestore']
+export const WRITE_METHODS: readonly string[] = [
+  'convertSession',
+  'restoreCheckpoint',
+  'undoRestore',
+  // Issue 19: write into agent stores (install, move), or a session bundle that keeps secrets by design (src/main/move/service.test.ts).
+  'bundleSession',
+  'installBundle',
+  'moveSession',
+]
 
 /** One call and its answer. */
 export interface SweepCall {

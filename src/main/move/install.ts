@@ -31,6 +31,7 @@ import { join } from 'node:path'
 import { SepiaError } from '../../shared/api'
 import { quoteArg } from '../../shared/convert'
 import type { AgentId } from '../../shared/ir'
+import type { InstallBundleResult } from '../../shared/move'
 import { claudeProjectFolder } from '../agents/claude-code/write'
 import { codexHomeOf } from '../agents/codex/discover'
 import { codexThreadId, codexThreadRow, configuredModelProvider } from '../agents/codex/write'
@@ -59,28 +60,8 @@ export interface InstallOptions {
   fault?: (step: string) => void
 }
 
-/** What an install wrote. */
-export interface InstallResult {
-  agent: AgentId
-  /** The session's id in the target store. */
-  sessionId: string
-  /** Its id in the bundle (differs when that id was taken in the target store). */
-  originalSessionId: string
-  /** Sub-agent ids in the target store. */
-  subagentIds: string[]
-  /** The project folder recorded in the installed session. */
-  projectPath: string
-  /** The project folder the bundle recorded. */
-  originalProjectPath: string
-  /** Files created (absolute), and databases a row was added to. */
-  files: string[]
-  /** Backup copies of databases changed. */
-  backups: string[]
-  /** Run in `projectPath`. */
-  resumeCommand: string
-  /** What the read-back found. */
-  readBack: { messages: number; expectedMessages: number; workingDirectory: string }
-}
+/** What an install wrote (src/shared/move.ts). */
+export type InstallResult = InstallBundleResult
 
 type Json = Record<string, unknown>
 

@@ -16,6 +16,7 @@ import { mkdtemp, rm, rmdir } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { SepiaError } from '../../shared/api'
+import type { MoveSessionResult } from '../../shared/move'
 import type { AgentDefinition, ReadContext } from '../agents/types'
 import { codexHomeOf } from '../agents/codex/discover'
 import { codexStateDb, gatherMoveBundle, readMoveBundle, writeMoveBundle } from '../bundle/move'
@@ -41,12 +42,8 @@ export interface MoveOptions {
   createdBy: string
 }
 
-/** What a move did. */
-export interface MoveResult {
-  install: InstallResult
-  /** The original: kept, or removed with its backup bundle. */
-  original: { sessionId: string; kept: boolean; backup?: string; removed: string[]; databaseBackups: string[] }
-}
+/** What a move did (src/shared/move.ts). */
+export type MoveResult = MoveSessionResult
 
 /**
  * Move (see the module comment). Rejects `BAD_ARGUMENT` when the session already lives in that

@@ -48,6 +48,9 @@ export const API_ARGS: Record<ApiMethod, readonly Arg[]> = {
   getTimeline: ['o?'],
   exportTimeline: ['s', 'o?'],
   getAgentSettings: ['o?'],
+  bundleSession: ['a', 's', 'o'],
+  installBundle: ['s', 'o?'],
+  moveSession: ['a', 's', 'o'],
 }
 
 function fits(v: unknown, a: Arg): boolean {

@@ -11,6 +11,7 @@ import type { ThemeChoice } from './theme'
 import type { ViewId } from './views'
 import { actionStrings } from './strings-actions'
 import { viewStrings } from './strings-views'
+import { moveStrings } from './strings-move'
 
 const nf = new Intl.NumberFormat()
 const plural = (n: number, one: string, many: string): string => `${nf.format(n)} ${n === 1 ? one : many}`
@@ -336,4 +337,7 @@ export const strings = {
 
   /** Search, Usage, Timeline and Settings views, the recovered badge, the toolbar's index progress (strings-views.ts). */
   ...viewStrings,
+
+  /** Move to another computer…, Install a session bundle… (strings-move.ts). */
+  ...moveStrings,
 }

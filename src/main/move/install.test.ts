@@ -15,6 +15,7 @@ import { agentById } from '../agents/registry'
 import { gatherMoveBundle, readMoveBundle, writeMoveBundle } from '../bundle/move'
 import { MOVE_BUNDLE_FORMAT } from '../bundle/manifest'
 import { layoutForHome } from '../platform'
+import { prepareHome } from '../bundle/open'
 import { installMoveBundle } from './install'
 import { moveSession } from './move'
 
@@ -116,6 +117,17 @@ describe('move bundle: Claude Code', () => {
     const dirs = snaps.flatMap((x) => Object.values((x.snapshot as { trackedFileBackups: Record<string, { realParentDir?: string }> }).trackedFileBackups).map((b) => b.realParentDir))
     expect(dirs.length).toBeGreaterThan(0)
     expect(new Set(dirs)).toEqual(new Set([project]))
+  })
+
+  it('opens as a home too (the drop of the zip): the session is readable and named as a session bundle', async () => {
+    const src = copyHome('claude-code')
+    const layout = await layoutForHome({ home: src })
+    const zip = join(temp('zip'), 'session.zip')
+    await writeMoveBundle(await gatherMoveBundle({ layout, agent: agentById('claude-code'), sessionId: CLAUDE_ID, ctx, createdBy: 'Sepia test' }), zip)
+    const prepared = await prepareHome(zip, temp('appdata'))
+    expect(prepared.diagnostics).toEqual([])
+    expect(prepared.openedFrom?.sessionBundle).toEqual({ agent: 'claude-code', sessionId: CLAUDE_ID, projectPath: SRC_PROJECT_CLAUDE })
+    expect(readFileSync(join(prepared.home, `.claude/projects/-home-ana-src-ledger-api/${CLAUDE_ID}.jsonl`)).equals(readFileSync(join(src, `.claude/projects/-home-ana-src-ledger-api/${CLAUDE_ID}.jsonl`)))).toBe(true)
   })
 
   it('refuses a project path of another OS than the home, writing nothing', async () => {

@@ -14,16 +14,22 @@
  *   `<config>/projects/<folder>/<id>/` (sub-agents `subagents/agent-*.jsonl` + `.meta.json`, tool
  *   results), and `<config>/file-history/<id>/` (the checkpoints' file backups, which the
  *   transcript's `file-history-snapshot` records name);
+ * - Cline CLI 3 (SDK store, `cline/discover-sdk.ts`): the folder `<data>/sessions/<id>/` (manifest,
+ *   messages, sub-agents' messages) and its `sessions` rows in `<data>/db/sessions.db` (the
+ *   session's and its sub-agents'); the checkpoints are refs in the project's own repository
+ *   (`refs/cline/checkpoints/...`), which move with the project, not with the session;
  * - Codex (`codex/discover.ts`, `codex/state.ts`): the thread's rollout and its sub-agent threads'
  *   rollouts (`thread_spawn_edges`, `threads.source`), and their `threads` / `thread_spawn_edges`
  *   rows from `state_<n>.sqlite`. Codex keeps no checkpoints of its own.
  * Sources are only read.
  */
+import { existsSync } from 'node:fs'
 import { link, mkdir, readdir, readFile, rm, stat, unlink } from 'node:fs/promises'
 import { basename, dirname, join, relative, sep } from 'node:path'
 import { SepiaError } from '../../shared/api'
 import type { AgentId } from '../../shared/ir'
 import type { AgentDefinition, ReadContext, StoreRef } from '../agents/types'
+import { SDK_FORMAT } from '../agents/cline/discover-sdk'
 import { codexHomeOf } from '../agents/codex/discover'
 import type { HomeLayout } from '../platform'
 import { openSqliteReadOnly } from '../util/sqlite'
@@ -32,7 +38,7 @@ import { hashBytes, MANIFEST_NAME, MOVE_BUNDLE_FORMAT, readManifest, type Bundle
 import { bundlePath, extractZip, ZipWriter } from './zip'
 
 /** The agents a move bundle can carry (issue 19: "Start with Claude Code and Codex"). */
-export const MOVABLE_AGENTS: readonly AgentId[] = ['claude-code', 'codex']
+export const MOVABLE_AGENTS: readonly AgentId[] = ['claude-code', 'codex', 'cline']
 
 /** One file of a move bundle, in memory. */
 export interface MoveFile {
@@ -90,6 +96,12 @@ export async function gatherMoveBundle(o: GatherOptions): Promise<MoveBundle> {
     for (const f of await listTree(join(dirname(transcript), o.sessionId))) await add(f)
     for (const f of await listTree(join(storeRoot, 'file-history', o.sessionId))) await add(f)
     subagentIds = refs.filter((r) => r.parentSessionId === o.sessionId).map((r) => r.sessionId)
+  } else if (o.agent.id === 'cline') {
+    if (ref.format !== SDK_FORMAT) throw new SepiaError({ code: 'CANNOT_WRITE', message: 'Sepia moves Cline CLI 3 sessions (the SDK store); tasks of the older layout cannot be moved yet.' })
+    storeRoot = o.layout.clineDataDir
+    for (const f of await listTree(join(storeRoot, 'sessions', o.sessionId))) await addFile(files, f, '.cline/data', storeRoot)
+    subagentIds = refs.filter((r) => r.parentSessionId === o.sessionId).map((r) => r.sessionId)
+    indexRows = clineIndexRows(storeRoot, o.sessionId)
   } else {
     storeRoot = codexHomeOf(o.layout)
     const threads = codexThreadTree(refs, o.sessionId)
@@ -151,6 +163,18 @@ async function codexIndexRows(codexHome: string, ids: string[]): Promise<MoveInf
     if (tables.has('threads')) out.threads = db.db.prepare(`SELECT * FROM threads WHERE id IN (${marks})`).all(...ids) as Record<string, unknown>[]
     if (tables.has('thread_spawn_edges')) out.thread_spawn_edges = db.db.prepare(`SELECT * FROM thread_spawn_edges WHERE child_thread_id IN (${marks})`).all(...ids) as Record<string, unknown>[]
     return out
+  } finally {
+    db.close()
+  }
+}
+
+/** `sessions` rows of `db/sessions.db` for the session and its sub-agents (`parent_session_id`). */
+function clineIndexRows(clineDataDir: string, id: string): MoveInfo['indexRows'] {
+  const path = join(clineDataDir, 'db', 'sessions.db')
+  if (!existsSync(path)) return undefined
+  const db = openSqliteReadOnly(path)
+  try {
+    return { sessions: db.db.prepare('SELECT * FROM sessions WHERE session_id = ? OR parent_session_id = ?').all(id, id) as Record<string, unknown>[] }
   } finally {
     db.close()
   }

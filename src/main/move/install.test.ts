@@ -244,3 +244,64 @@ describe('move bundle: Codex', () => {
     expect(JSON.stringify(meta)).toContain(newParent)
   })
 })
+
+describe('move bundle: Cline CLI 3 (SDK store)', () => {
+  const CLINE_ID = '1796022193411_yw3k7' // with a sub-agent
+  const SUB = `${CLINE_ID}__agent_1796022194075_qt5odd`
+  function copyCline(): string {
+    const home = temp('src-cline')
+    cpSync(join(ROOT, 'fixtures/real/cline/home'), home, { recursive: true })
+    return home
+  }
+
+  for (const [style, os, project] of [
+    ['Windows', 'win32', 'C:\\Users\\ana\\src\\invoice-service'],
+    ['macOS', 'darwin', '/Users/ana/src/invoice-service'],
+  ] as const) {
+    it(`installs into a ${style} home: manifest, messages path, the sessions rows of the session and its sub-agent`, async () => {
+      const src = copyCline()
+      const layout = await layoutForHome({ home: src })
+      const bundle = await gatherMoveBundle({ layout, agent: agentById('cline'), sessionId: CLINE_ID, ctx, createdBy: 'Sepia test' })
+      expect(bundle.manifest.move.indexRows?.sessions?.map((r) => r.session_id).sort()).toEqual([CLINE_ID, SUB])
+      const zip = join(temp('zip'), 'cline.zip')
+      await writeMoveBundle(bundle, zip)
+      const fromZip = await readMoveBundle(zip, temp('unzipped'))
+      const target = temp(`dst-cline-${os}`)
+      const r = await installMoveBundle({ bundle: fromZip, layout: await layoutForHome({ home: target, os }), project, now: ctx.now, newId: randomUUID, ctx })
+      expect(r.sessionId).toBe(CLINE_ID)
+      expect(r.resumeCommand).toBe(`cline --id ${CLINE_ID}`)
+      const dir = join(target, '.cline/data/sessions', CLINE_ID)
+      expect(readdirSync(dir).sort()).toEqual(readdirSync(join(src, '.cline/data/sessions', CLINE_ID)).sort())
+      const manifest = JSON.parse(readFileSync(join(dir, `${CLINE_ID}.json`), 'utf8')) as Record<string, unknown>
+      expect(manifest.cwd).toBe(project)
+      expect(manifest.workspace_root).toBe(project)
+      expect(manifest.messages_path).toBe(join(dir, `${CLINE_ID}.messages.json`))
+      const db = new Database(join(target, '.cline/data/db/sessions.db'), { readonly: true })
+      const rows = db.prepare('SELECT session_id, parent_session_id, cwd, workspace_root, messages_path FROM sessions ORDER BY session_id').all() as Record<string, string | null>[]
+      db.close()
+      expect(rows).toEqual([
+        { session_id: CLINE_ID, parent_session_id: null, cwd: project, workspace_root: project, messages_path: join(dir, `${CLINE_ID}.messages.json`) },
+        { session_id: SUB, parent_session_id: CLINE_ID, cwd: project, workspace_root: project, messages_path: join(dir, 'agent_1796022194075_qt5odd.messages.json') },
+      ])
+    })
+  }
+
+  it('moves on the same machine with removeOriginal: a new id, the original rows and folder gone after a backup', async () => {
+    const home = copyCline()
+    const layout = await layoutForHome({ home })
+    const r = await moveSession({ layout, agent: agentById('cline'), sessionId: CLINE_ID, toProject: '/home/ana/work/invoice-service', removeOriginal: true, appDataDir: temp('data'), ctx, now: ctx.now, newId: randomUUID, createdBy: 'Sepia test' })
+    const id = r.install.sessionId
+    expect(id).not.toBe(CLINE_ID)
+    expect(existsSync(join(home, '.cline/data/sessions', CLINE_ID))).toBe(false)
+    const db = new Database(join(home, '.cline/data/db/sessions.db'), { readonly: true })
+    const rows = db.prepare('SELECT session_id, parent_session_id, cwd FROM sessions WHERE session_id LIKE ? OR session_id LIKE ?').all(`${CLINE_ID}%`, `${id}%`) as Record<string, string | null>[]
+    db.close()
+    expect(rows.map((x) => [x.session_id, x.parent_session_id, x.cwd]).sort()).toEqual([
+      [id, null, '/home/ana/work/invoice-service'],
+      [`${id}__agent_1796022194075_qt5odd`, id, '/home/ana/work/invoice-service'],
+    ])
+    const manifest = JSON.parse(readFileSync(join(home, '.cline/data/sessions', id, `${id}.json`), 'utf8')) as Record<string, unknown>
+    expect(manifest.session_id).toBe(id)
+    expect(manifest.cwd).toBe('/home/ana/work/invoice-service')
+  })
+})

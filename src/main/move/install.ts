@@ -13,6 +13,10 @@
  *   `<environment_context>` message, and the `threads` rows (`cwd`, `rollout_path`) added to
  *   `state_5.sqlite` (after a backup copy: `convert/sqlite-row.ts` `addRowWithBackup`). A home
  *   without the database gets none: Codex indexes every rollout when it builds it (codex/write.ts).
+ * - Cline CLI 3 (SDK store): the manifest's and the `sessions` rows' `cwd` and `workspace_root`,
+ *   the `metadata_json` inside the rows, and `messages_path` (Cline's own file, re-rooted at the
+ *   target's data folder); the rows are added to `db/sessions.db` after a backup copy (created with
+ *   Cline's own schema when missing, `cline/write-schema.ts`).
  * Tool inputs and message text are left as they were (they are what happened then).
  *
  * Ids: the session keeps its id unless that id is already in the target store (the same machine,
@@ -26,13 +30,15 @@
  * everything written is removed and the call rejects `WRITE_FAILED`. Files get the install time as
  * their modification time: Claude Code deletes transcripts older than `cleanupPeriodDays` by mtime.
  */
-import { readFile } from 'node:fs/promises'
+import { readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { SepiaError } from '../../shared/api'
 import { quoteArg } from '../../shared/convert'
 import type { AgentId } from '../../shared/ir'
 import type { InstallBundleResult } from '../../shared/move'
 import { claudeProjectFolder } from '../agents/claude-code/write'
+import { clineSessionId } from '../agents/cline/write'
+import { CLINE_SESSIONS_DB_SCHEMA } from '../agents/cline/write-schema'
 import { codexHomeOf } from '../agents/codex/discover'
 import { codexThreadId, codexThreadRow, configuredModelProvider } from '../agents/codex/write'
 import { agentById } from '../agents/registry'
@@ -82,7 +88,7 @@ export async function installMoveBundle(o: InstallOptions): Promise<InstallResul
       message: `The session's project folder ${to} is a ${pathStyleOf(to) === 'windows' ? 'Windows' : 'Linux/macOS'} path, but this home is a ${homeStyle === 'windows' ? 'Windows' : 'Linux/macOS'} one. Give the folder the project lives in on this computer (--project DIR).`,
     })
   }
-  if (move.agent !== 'claude-code' && move.agent !== 'codex') throw new SepiaError({ code: 'CANNOT_WRITE', message: `Sepia cannot install ${move.agent} sessions yet.` })
+  if (move.agent !== 'claude-code' && move.agent !== 'codex' && move.agent !== 'cline') throw new SepiaError({ code: 'CANNOT_WRITE', message: `Sepia cannot install ${move.agent} sessions yet.` })
   const agent = agentById(move.agent)
   const now = o.now()
 
@@ -95,6 +101,9 @@ export async function installMoveBundle(o: InstallOptions): Promise<InstallResul
   const idMap = new Map<string, string>()
   if (move.agent === 'claude-code') {
     if (taken.has(move.sessionId)) idMap.set(move.sessionId, o.newId())
+  } else if (move.agent === 'cline') {
+    // Sub-agent ids are `<session id>__agent_...`: replacing the session id renames them too.
+    if (taken.has(move.sessionId)) idMap.set(move.sessionId, clineSessionId(now, o.newId()))
   } else {
     for (const id of [move.sessionId, ...move.subagentIds]) if (taken.has(id)) idMap.set(id, codexThreadId(now, o.newId()))
   }
@@ -104,13 +113,16 @@ export async function installMoveBundle(o: InstallOptions): Promise<InstallResul
   }
   const newId = (id: string): string => idMap.get(id) ?? id
 
+  // Cline names its own files by absolute path (`messages_path`...): they follow the target store.
+  const rebase = move.agent === 'cline' ? clineRebase(o.layout.clineDataDir) : undefined
+
   // Where each file goes, and its content.
   const staged: { abs: string; bytes: Uint8Array; rel: string }[] = []
   for (const f of o.bundle.files) {
     const target = targetPath(f.path, move.agent, o.layout, codexHome, to, mapIds)
     const isBackup = f.path.startsWith('.claude/file-history/')
     const text = !isBackup && /\.jsonl?$/i.test(f.path)
-    const bytes = text ? Buffer.from(mapIds(remapText(f.bytes.toString('utf8'), f.path.endsWith('.jsonl'), from, to)), 'utf8') : f.bytes
+    const bytes = text ? Buffer.from(mapIds(remapText(f.bytes.toString('utf8'), f.path.endsWith('.jsonl'), from, to, rebase)), 'utf8') : f.bytes
     staged.push({ abs: target, bytes, rel: f.path })
   }
 
@@ -124,10 +136,11 @@ export async function installMoveBundle(o: InstallOptions): Promise<InstallResul
     originalProjectPath: from,
     files: staged.map((s) => s.abs),
     backups: [],
-    resumeCommand: `${move.agent === 'claude-code' ? 'claude --resume' : 'codex resume'} ${quoteArg(newId(move.sessionId), o.layout.os)}`,
+    resumeCommand: `${RESUME[move.agent]} ${quoteArg(newId(move.sessionId), o.layout.os)}`,
     readBack: { messages: 0, expectedMessages: o.bundle.nodeCount, workingDirectory: '' },
   }
   let addedRows: string[] = []
+  let clineDbCreated = false
   try {
     for (const s of staged) await tx.stage(s.abs, s.bytes)
     await tx.commit()
@@ -145,16 +158,70 @@ export async function installMoveBundle(o: InstallOptions): Promise<InstallResul
       if (added.backup) result.backups.push(added.backup)
       result.files.push(dbPath)
       checkRows(dbPath, to, rollouts, newId)
+    } else if (move.agent === 'cline' && move.indexRows?.sessions?.length) {
+      const clineDb = join(o.layout.clineDataDir, 'db', 'sessions.db')
+      const rows = move.indexRows.sessions.map((r) => clineRow(r, from, to, mapIds, rebase!))
+      const added = await addRowWithBackup({ dbPath: clineDb, schema: CLINE_SESSIONS_DB_SCHEMA, table: 'sessions', row: rows[0]!, more: rows.slice(1).map((row): ExtraRow => ({ table: 'sessions', row })), now, ...(o.fault ? { fault: o.fault } : {}) })
+      addedRows = rows.map((r) => String(r.session_id))
+      clineDbCreated = added.created
+      if (added.backup) result.backups.push(added.backup)
+      result.files.push(clineDb)
+      checkClineRows(clineDb, rows)
     }
   } catch (e) {
     await tx.rollback()
     if (addedRows.length && dbPath) {
       await deleteRowsWithBackup({ dbPath, now, deletes: [{ table: 'threads', column: 'id', values: addedRows }, { table: 'thread_spawn_edges', column: 'child_thread_id', values: addedRows, optional: true }] }).catch(() => undefined)
     }
+    if (addedRows.length && move.agent === 'cline') {
+      const clineDb = join(o.layout.clineDataDir, 'db', 'sessions.db')
+      if (clineDbCreated) await rm(clineDb, { force: true })
+      else await deleteRowsWithBackup({ dbPath: clineDb, now, deletes: [{ table: 'sessions', column: 'session_id', values: addedRows }] }).catch(() => undefined)
+    }
     if (e instanceof SepiaError) throw e
     throw new SepiaError({ code: 'WRITE_FAILED', message: `Could not install the session: ${(e as Error).message}. Nothing was left behind.` })
   }
   return result
+}
+
+/** The command that resumes a session by id, per agent. */
+const RESUME: Record<string, string> = { 'claude-code': 'claude --resume', codex: 'codex resume', cline: 'cline --id' }
+
+/** Keys of Cline manifests and `sessions` rows that name Cline's own files. */
+const CLINE_STORE_PATHS = new Set(['messages_path', 'transcript_path', 'hook_path'])
+
+/** Re-root a Cline store path (`<data>/sessions/<id>/<file>`) at the target data folder. */
+function clineRebase(dataDir: string): (key: string, value: string) => string | undefined {
+  return (key, value) => {
+    if (!CLINE_STORE_PATHS.has(key) || value === '') return undefined
+    const parts = value.split(/[\\/]+/)
+    const at = parts.lastIndexOf('sessions')
+    return at < 0 ? undefined : join(dataDir, 'sessions', ...parts.slice(at + 1))
+  }
+}
+
+/** A bundled Cline `sessions` row for the target: ids mapped, folders remapped, store paths re-rooted. */
+function clineRow(src: Json, from: string, to: string, mapIds: (s: string) => string, rebase: (key: string, value: string) => string | undefined): Json {
+  const row: Json = {}
+  for (const [k, v] of Object.entries(src)) {
+    if (typeof v !== 'string') row[k] = v
+    else if (k === 'metadata_json') row[k] = mapIds(remapText(v, false, from, to))
+    else row[k] = mapIds(rebase(k, v) ?? (k === 'cwd' || k === 'workspace_root' ? remapPath(v, from, to) : v))
+  }
+  return row
+}
+
+/** Read the added Cline rows back from the database file. */
+function checkClineRows(dbPath: string, rows: Json[]): void {
+  const db = openSqliteReadOnly(dbPath)
+  try {
+    for (const r of rows) {
+      const got = db.db.prepare('SELECT cwd, messages_path FROM sessions WHERE session_id = ?').get(r.session_id) as { cwd: string; messages_path: string } | undefined
+      if (!got || got.cwd !== r.cwd || got.messages_path !== r.messages_path) throw new SepiaError({ code: 'WRITE_FAILED', message: `The sessions row of ${String(r.session_id)} did not read back right; nothing was left behind.` })
+    }
+  } finally {
+    db.close()
+  }
 }
 
 /** The absolute target path of a bundle file. */
@@ -165,12 +232,16 @@ function targetPath(rel: string, agent: AgentId, layout: HomeLayout, codexHome: 
     if (parts[1] === 'projects' && parts.length > 3) return join(layout.claudeConfigDir, 'projects', claudeProjectFolder(to), ...parts.slice(3))
     return join(layout.claudeConfigDir, ...parts.slice(1))
   }
+  if (agent === 'cline') {
+    if (parts[0] !== '.cline' || parts[1] !== 'data') throw new SepiaError({ code: 'BAD_ARGUMENT', message: `The bundle holds ${rel}, outside Cline's data folder.` })
+    return join(layout.clineDataDir, ...parts.slice(2))
+  }
   if (parts[0] !== '.codex') throw new SepiaError({ code: 'BAD_ARGUMENT', message: `The bundle holds ${rel}, outside Codex's folder.` })
   return join(codexHome, ...parts.slice(1))
 }
 
 /** A JSONL (one record a line) or JSON file with its project paths re-rooted; unchanged lines stay byte for byte. */
-export function remapText(text: string, jsonl: boolean, from: string, to: string): string {
+export function remapText(text: string, jsonl: boolean, from: string, to: string, rebase?: (key: string, value: string) => string | undefined): string {
   const one = (s: string): string => {
     const cr = s.endsWith('\r') ? '\r' : ''
     const body = cr ? s.slice(0, -1) : s
@@ -178,7 +249,7 @@ export function remapText(text: string, jsonl: boolean, from: string, to: string
     try {
       const v = JSON.parse(body) as unknown
       const before = JSON.stringify(v)
-      const after = JSON.stringify(remapJsonPaths(v, from, to))
+      const after = JSON.stringify(remapJsonPaths(v, from, to, undefined, rebase))
       return after === before ? s : after + cr
     } catch {
       return s // a line that is not JSON is kept as it is

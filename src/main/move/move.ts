@@ -9,9 +9,11 @@
  * resume by id; two files with one id would be ambiguous). With `removeOriginal`, after the copy
  * read back right, the original is first written as a move bundle zip into Sepia's data folder
  * (`<app data>/moved/<time>-<agent>-<id>.zip`, read back and checked against its manifest), then
- * its files are removed (and, for Codex, its `threads` rows, after a backup copy of the database).
+ * its files are removed (and its index rows — Codex `threads`, Cline `sessions` — after a backup
+ * copy of the database).
  * `sepia install-bundle <that zip>` puts it back.
  */
+import { existsSync } from 'node:fs'
 import { mkdtemp, rm, rmdir } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -82,6 +84,14 @@ export async function moveSession(o: MoveOptions): Promise<MoveResult> {
     const ids = [o.sessionId, ...bundle.manifest.move.subagentIds]
     if (db) {
       const r = await deleteRowsWithBackup({ dbPath: db, now: o.now(), deletes: [{ table: 'threads', column: 'id', values: ids }, { table: 'thread_spawn_edges', column: 'child_thread_id', values: ids, optional: true }] })
+      original.databaseBackups.push(r.backup)
+    }
+  }
+  if (o.agent.id === 'cline') {
+    const db = join(o.layout.clineDataDir, 'db', 'sessions.db')
+    const ids = [o.sessionId, ...bundle.manifest.move.subagentIds]
+    if (existsSync(db)) {
+      const r = await deleteRowsWithBackup({ dbPath: db, now: o.now(), deletes: [{ table: 'sessions', column: 'session_id', values: ids }, { table: 'sessions', column: 'parent_session_id', values: [o.sessionId] }] })
       original.databaseBackups.push(r.backup)
     }
   }

@@ -120,24 +120,28 @@ export function windowsPathOfWsl(p: string, mountRoot = '/mnt'): string | undefi
  * A copy of the JSON value `v` with every project path re-rooted ({@link remapPath}) under the
  * keys that record a folder: `cwd` (Claude Code records, Codex `session_meta`/`turn_context`),
  * `realParentDir` (Claude Code `file-history-snapshot` backups), `runtime_workspace_roots` and
- * `writable_roots` (Codex, lists), and the `<cwd>` of Codex's `<environment_context>` text. Strings under other keys (tool inputs, message text) are left
- * as they were: they are what happened, not where the session lives.
+ * `writable_roots` (Codex, lists), `workspace_root` (Cline SDK manifests and rows), and the `<cwd>` of Codex's `<environment_context>` text. Strings under other keys (tool inputs, message text) are left
+ * as they were: they are what happened, not where the session lives. `rebase(key, value)` may
+ * replace a value first (store paths such as Cline's `messages_path`, which name the agent's own
+ * folder, not the project).
  */
-export function remapJsonPaths(v: unknown, from: string, to: string, key?: string): unknown {
+export function remapJsonPaths(v: unknown, from: string, to: string, key?: string, rebase?: (key: string, value: string) => string | undefined): unknown {
   if (typeof v === 'string') {
+    const rebased = key !== undefined ? rebase?.(key, v) : undefined
+    if (rebased !== undefined) return rebased
     if (key !== undefined && PATH_KEYS.has(key)) return remapPath(v, from, to)
     // Codex's `<environment_context><cwd>…</cwd>` user message names the folder the turn ran in.
     if (v.includes('<environment_context>')) return v.replace(/<cwd>([^<]*)<\/cwd>/g, (_m, p: string) => `<cwd>${remapPath(p, from, to)}</cwd>`)
     return v
   }
-  if (Array.isArray(v)) return v.map((x) => remapJsonPaths(x, from, to, key !== undefined && LIST_KEYS.has(key) ? key : undefined))
+  if (Array.isArray(v)) return v.map((x) => remapJsonPaths(x, from, to, key !== undefined && LIST_KEYS.has(key) ? key : undefined, rebase))
   if (v && typeof v === 'object') {
     const out: Record<string, unknown> = {}
-    for (const [k, x] of Object.entries(v)) out[k] = remapJsonPaths(x, from, to, k)
+    for (const [k, x] of Object.entries(v)) out[k] = remapJsonPaths(x, from, to, k, rebase)
     return out
   }
   return v
 }
 
-const PATH_KEYS = new Set(['cwd', 'realParentDir', 'runtime_workspace_roots', 'writable_roots'])
+const PATH_KEYS = new Set(['cwd', 'realParentDir', 'runtime_workspace_roots', 'writable_roots', 'workspace_root'])
 const LIST_KEYS = new Set(['runtime_workspace_roots', 'writable_roots'])

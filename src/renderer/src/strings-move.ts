@@ -13,7 +13,7 @@ export const moveStrings = {
       'Writes this session as one zip file: the conversation, its sub-agents, its checkpoints and file history. On the other computer, open Sepia and install it; it is placed where the agent looks, under the project folder you choose there, so the agent can resume it.',
     secrets:
       'The file holds the session exactly as it is stored, including any API keys, tokens or passwords that appear in it. It is meant for your own other computer: do not share it. To show a session to someone else, use Export or Collect for review, which hide secrets.',
-    unsupported: (agent: string) => `Sessions of ${agent} cannot be moved yet. Sepia moves Claude Code and Codex sessions.`,
+    unsupported: (agent: string) => `Sessions of ${agent} cannot be moved yet. Sepia moves Claude Code, Codex and Cline CLI sessions.`,
     where: 'Put it in',
     name: 'File name',
     submit: 'Write the file',

@@ -13,7 +13,7 @@
  * remapped text only: the same bundle is installed into a Windows-style and a macOS-style home and
  * the encoded folder name and the recorded cwds are printed into the report.
  *
- *   npm run resume-move -- [--agents claude-code,codex] [--keep] [--out FILE] [--no-write]
+ *   npm run resume-move -- [--agents claude-code,codex,cline] [--keep] [--out FILE] [--no-write]
  *
  * Writes `resume/MOVE.md`. Exit status 0 when every case passed, 1 otherwise, 2 on bad usage.
  */
@@ -30,19 +30,20 @@ import { installMoveBundle } from '../src/main/move/install'
 import { layoutForHome } from '../src/main/platform'
 import { checkRequests } from './check'
 import { claudeCodeDriver } from './drivers/claude-code'
+import { clineDriver } from './drivers/cline'
 import { codexDriver } from './drivers/codex'
 import type { Driver } from './drivers/types'
 import { expectationOf } from './expect'
 import { startMock } from './mock/server'
 import { RESUME_PROMPT } from './run-case'
-import { ensureInstalled, makeSandbox, stopSandboxProcesses } from './sandbox'
+import { ensureInstalled, ensureTmux, makeSandbox, stopSandboxProcesses } from './sandbox'
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 const log = (s: string): void => void process.stderr.write(`[resume-move ${new Date().toISOString().slice(11, 19)}] ${s}\n`)
 
 /** One session to move: the real store it comes from, and what it shows. */
 interface MoveCase {
-  agent: 'claude-code' | 'codex'
+  agent: 'claude-code' | 'codex' | 'cline'
   sessionId: string
   project: string
   what: string
@@ -53,9 +54,10 @@ const CASES: MoveCase[] = [
   { agent: 'claude-code', sessionId: '168ccd27-38fe-4712-8b25-f636c48dc3b8', project: 'ledger-api', what: 'Agent tool with a sub-agent transcript' },
   { agent: 'codex', sessionId: '01a22b43-66c3-75f0-90de-6d1ff6499d33', project: 'csv-tools', what: 'exec_command + apply_patch; threads row in state_5.sqlite' },
   { agent: 'codex', sessionId: '01a22b43-6b09-7800-96fe-2a36e38883b0', project: 'csv-tools', what: 'spawn_agent with its sub-agent thread; threads rows + spawn edge' },
+  { agent: 'cline', sessionId: '1796022183774_v75nv', project: 'invoice-service', what: 'Cline CLI 3 tools session (SDK store); sessions.db row, messages_path re-rooted' },
 ]
 
-const DRIVERS: Record<MoveCase['agent'], Driver> = { 'claude-code': claudeCodeDriver, codex: codexDriver }
+const DRIVERS: Record<MoveCase['agent'], Driver> = { 'claude-code': claudeCodeDriver, codex: codexDriver, cline: clineDriver }
 
 interface MoveResult {
   c: MoveCase
@@ -76,8 +78,8 @@ function cwdsUnder(dir: string): string[] {
     if (Array.isArray(v)) v.forEach(walk)
     else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) k === 'cwd' && typeof x === 'string' ? out.add(x) : walk(x)
   }
-  const files = (d: string): string[] => readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(d, e.name)) : e.name.endsWith('.jsonl') ? [join(d, e.name)] : []))
-  for (const f of files(dir)) for (const line of readFileSync(f, 'utf8').split('\n')) {
+  const files = (d: string): string[] => readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(d, e.name)) : /\.jsonl$|\d\w*\.json$/.test(e.name) && !e.name.endsWith('.messages.json') ? [join(d, e.name)] : []))
+  for (const f of files(dir)) for (const line of f.endsWith('.json') ? [readFileSync(f, 'utf8').replace(/\n/g, ' ')] : readFileSync(f, 'utf8').split('\n')) {
     try {
       walk(JSON.parse(line))
     } catch {
@@ -111,8 +113,9 @@ async function runMoveCase(c: MoveCase, bin: string, keep: boolean): Promise<Mov
       mkdirSync(home)
       if (c.agent === 'codex') seedCodexDb(home)
       await installMoveBundle({ bundle: fromZip, layout: await layoutForHome({ home, os }), project, now: Date.now, newId: randomUUID, ctx })
-      const store = c.agent === 'claude-code' ? join(home, '.claude/projects') : join(home, '.codex/sessions')
-      result.remapped.push({ style, folder: c.agent === 'claude-code' ? readdirSync(store).join(', ') : '(sessions/YYYY/MM/DD, unchanged)', cwds: cwdsUnder(store) })
+      const store = c.agent === 'claude-code' ? join(home, '.claude/projects') : c.agent === 'codex' ? join(home, '.codex/sessions') : join(home, '.cline/data/sessions')
+      const folder = c.agent === 'claude-code' ? readdirSync(store).join(', ') : c.agent === 'codex' ? '(sessions/YYYY/MM/DD, unchanged)' : '(sessions/<id>, unchanged)'
+      result.remapped.push({ style, folder, cwds: cwdsUnder(store) })
     }
     // The real proof: a new Linux project folder, resumed by the real CLI.
     await driver.prepareHome({ sandbox, mock, bin, log })
@@ -131,6 +134,12 @@ async function runMoveCase(c: MoveCase, bin: string, keep: boolean): Promise<Mov
       const folder = join(sandbox.home, '.claude', 'projects', sandbox.cwd.replace(/[^A-Za-z0-9]/g, '-'))
       placed = readdirSync(folder).includes(`${installed.sessionId}.jsonl`)
       notes.push(placed ? `transcript in projects/${sandbox.cwd.replace(/[^A-Za-z0-9]/g, '-').slice(0, 24)}…` : 'FAIL: transcript not in the new project folder')
+    } else if (c.agent === 'cline') {
+      const d = new Database(join(sandbox.home, '.cline', 'data', 'db', 'sessions.db'), { readonly: true })
+      const row = d.prepare('SELECT cwd, messages_path FROM sessions WHERE session_id = ?').get(installed.sessionId) as { cwd: string; messages_path: string } | undefined
+      d.close()
+      placed = row?.cwd === sandbox.cwd && row.messages_path.startsWith(sandbox.home)
+      notes.push(placed ? 'sessions.db row (cwd = new folder, messages_path in this home) after the resume' : `FAIL: sessions row ${JSON.stringify(row)}`)
     } else {
       // After the resume Codex keeps (and updates) the threads row Sepia added, under the new folder.
       const d = new Database(join(sandbox.home, '.codex', 'state_5.sqlite'), { readonly: true })
@@ -185,7 +194,8 @@ function report(results: MoveResult[], versions: Record<string, string>): string
     '## Other OS styles (remapped text; not runnable on Linux)',
     '',
     'The same bundles installed into a home laid out as Windows (`C:\\Users\\ana\\src\\<project>`) and as macOS',
-    '(`/Users/ana/src/<project>`): the Claude Code project folder name and every distinct recorded `cwd`, read from the written files.',
+    '(`/Users/ana/src/<project>`): the Claude Code project folder name and every distinct recorded `cwd` (Codex rollouts also',
+    'record file-URL cwds; Cline: the manifests), read from the written files.',
     '',
     '| agent | session | home | project folder | recorded cwd |',
     '|---|---|---|---|---|',
@@ -205,12 +215,13 @@ async function main(): Promise<number> {
     process.stderr.write(`${(e as Error).message}\n`)
     return 2
   }
-  const agents = args.agents ? args.agents.split(',') : ['claude-code', 'codex']
+  const agents = args.agents ? args.agents.split(',') : ['claude-code', 'codex', 'cline']
   const cases = CASES.filter((c) => agents.includes(c.agent))
   if (cases.length === 0) {
-    process.stderr.write(`No case for ${agents.join(', ')} (agents: claude-code, codex).\n`)
+    process.stderr.write(`No case for ${agents.join(', ')} (agents: claude-code, codex, cline).\n`)
     return 2
   }
+  if (cases.some((c) => c.agent === 'cline')) await ensureTmux(log)
   const bins: Record<string, string> = {}
   const versions: Record<string, string> = {}
   for (const a of new Set(cases.map((c) => c.agent))) {

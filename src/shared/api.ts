@@ -389,7 +389,7 @@ export interface SepiaApi {
    */
   reportProblem(path: string, outDir?: string): Promise<ProblemReport>
   /**
-   * "Move to another computer": write one session (Claude Code or Codex) as a session bundle zip at
+   * "Move to another computer": write one session (Claude Code, Codex, Cline CLI 3) as a session bundle zip at
    * `request.outPath` — its transcript, sub-agents, checkpoints and Claude Code file history, plus
    * a manifest (agent, id, original project path, path style, the agent's index rows). Unlike a
    * review bundle it keeps the session as stored, SECRETS INCLUDED (the user's own data for their
@@ -401,7 +401,7 @@ export interface SepiaApi {
    * Install a session bundle (`bundleSession`'s zip, from any OS) into the agent store of
    * `options.targetHome` (default the user's own home) with its project path remapped to
    * `options.project` (default the recorded one): the Claude Code project folder name, every
-   * recorded `cwd`, the Codex `threads` rows (after a database backup). Never replaces a file: an
+   * recorded `cwd`, the Codex `threads` / Cline `sessions` rows (after a database backup). Never replaces a file: an
    * id already in the store gets a new id. Read back before it resolves. Rejects `BAD_ARGUMENT`
    * (not a session bundle; a project path of another OS), `READ_FAILED` (damaged), `WRITE_FAILED`
    * (nothing left behind).

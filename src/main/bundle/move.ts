@@ -37,7 +37,7 @@ import { pathStyleOf } from '../move/paths'
 import { hashBytes, MANIFEST_NAME, MOVE_BUNDLE_FORMAT, readManifest, type BundleManifest, type ManifestFile, type MoveInfo } from './manifest'
 import { bundlePath, extractZip, ZipWriter } from './zip'
 
-/** The agents a move bundle can carry (issue 19: "Start with Claude Code and Codex"). */
+/** The agents a move bundle can carry (issue 19: "Start with Claude Code and Codex"; Cline CLI 3's SDK store too). */
 export const MOVABLE_AGENTS: readonly AgentId[] = ['claude-code', 'codex', 'cline']
 
 /** One file of a move bundle, in memory. */

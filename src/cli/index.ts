@@ -17,6 +17,8 @@
  *   sepia archive status|prune|on|off | put-back <session-id>   (src/cli/archive.ts)
  *   sepia push --to postgres://... [--home DIR] [--machine NAME] | serve --catalog postgres://...
  *                                   the team catalog (src/cli/team.ts)
+ *   sepia bundle <session-id> --out FILE | install-bundle FILE [--project DIR] | move <session-id> --to-project DIR
+ *                                   (src/cli/move.ts)
  *
  * Every command takes `--home DIR` (default: the user's home; repeatable) and `--json`.
  * Exit codes: 0 ok, 1 failure (message on stderr), 2 bad usage.
@@ -38,6 +40,7 @@ import { TIMELINE_USAGE, runTimeline } from './timeline'
 import { CONVERT_USAGE, runConvert, wrapList } from './convert'
 import { DOCTOR_USAGE, runDoctor } from './doctor'
 import { ARCHIVE_USAGE, runArchive, runPutBack } from './archive'
+import { MOVE_USAGE, runMoveCommand } from './move'
 import { AGENTS } from '../main/agents/registry'
 import { projectKey } from '../shared/project-key'
 import { runMcpServer } from '../main/mcp/server'
@@ -52,7 +55,7 @@ const USAGE = `Usage:
                                                 print a session (Markdown, or IR JSON)
   sepia serve [--home DIR] [--port N] [--demo]  serve the app on http://127.0.0.1
   sepia mcp   [--home DIR]                      MCP server over stdio (search_sessions, get_session, ...)
-${TEAM_USAGE}${EXPORT_USAGE}${CHECKPOINT_USAGE}${SEARCH_USAGE}${USAGE_USAGE}${TIMELINE_USAGE}${CONVERT_USAGE}${DOCTOR_USAGE}${ARCHIVE_USAGE}Options:
+${TEAM_USAGE}${EXPORT_USAGE}${CHECKPOINT_USAGE}${SEARCH_USAGE}${USAGE_USAGE}${TIMELINE_USAGE}${CONVERT_USAGE}${MOVE_USAGE}${DOCTOR_USAGE}${ARCHIVE_USAGE}Options:
   --home DIR   read this home folder instead of yours (repeat for several)
   --json       machine-readable output
   --agent ID   one of the agents Sepia reads:
@@ -101,6 +104,8 @@ export async function main(argv: string[], out: NodeJS.WritableStream = process.
         report: { type: 'string' },
         machine: { type: 'string' },
         catalog: { type: 'string' },
+        'to-project': { type: 'string' },
+        'remove-original': { type: 'boolean', default: false },
       },
     })
   } catch (e) {
@@ -204,6 +209,10 @@ export async function main(argv: string[], out: NodeJS.WritableStream = process.
         return await runTimeline(api, { agent: values.agent, session: values.session, project: values.project, csv: values.csv, jsonl: values.jsonl, json: values.json }, out, err)
       case 'convert':
         return await runConvert(api, rest, { to: values.to, agent: values.agent, targetHome: values['target-home'], project: values.project, dryRun: values['dry-run'], textOnly: values['text-only'], json: values.json, homes: values.home ?? [] }, out, err)
+      case 'bundle':
+      case 'install-bundle':
+      case 'move':
+        return await runMoveCommand(command, api, rest, { out: values.out, agent: values.agent, project: values.project, toProject: values['to-project'], targetHome: values['target-home'], removeOriginal: values['remove-original'], json: values.json, homes: values.home ?? [] }, out, err)
       case 'doctor':
         return await runDoctor(api, { json: values.json ?? false, ...(values.report !== undefined ? { report: values.report } : {}), ...(values.out !== undefined ? { out: values.out } : {}) }, out)
       case 'archive':

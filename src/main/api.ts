@@ -34,6 +34,7 @@ import { createArchiveMethods } from './archive/service'
 import type { InterruptedWrite } from '../shared/health'
 import { readRecoveryNotes, recoverWriteJobs } from './util/write-recovery'
 import { checkpointRecovery } from './checkpoints/recover'
+import { createMoveMethods } from './move/service'
 
 /** The API plus what hosts need beyond the contract. */
 export interface SepiaService extends SepiaApi {
@@ -93,6 +94,8 @@ export function createApi(context: AppContext): SepiaService {
   // Convert ("Continue in..."): src/main/convert/service.ts. Secrets stay masked in the converted
   // session by default (issue 9, item 7); a session the user revealed (revealSecrets) converts as
   // revealed. Results are masked like every other method's.
+  // Session bundles and moves (issue 19): src/main/move/service.ts.
+  const mover = createMoveMethods({ context, library, agents: guardAgents(AGENTS), paths, ctx, appDataDir, init: () => init() })
   const revealed = new Set<string>()
   const converter = createConvertService({
     getSession: (agent, id) => library.getSession(agent, id, { reveal: revealed.has(`${agent}/${id}`) }),
@@ -282,6 +285,9 @@ export function createApi(context: AppContext): SepiaService {
       const dir = outDir === undefined || outDir === null || outDir === '' ? join(appDataDir, 'reports') : await paths.check(outDir, 'The folder to write the report into')
       return writeProblemReport(file, dir, library.openHomes.map((h) => h.layout.home), ctx.now())
     },
+    bundleSession: mover.bundleSession,
+    installBundle: mover.installBundle,
+    moveSession: mover.moveSession,
     async convertSession(agent, id, target, options) {
       await init()
       const result = await converter.convert(agent, id, target, await checkedConvert(options, true))

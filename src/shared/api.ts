@@ -18,6 +18,7 @@ import type { ArchiveSettings, ArchiveStatus, PruneResult, PutBackResult, Retent
 import type { TimelineFilter, TimelineFormat, TimelinePage, TimelineQuery } from './timeline'
 
 export type * from './checkpoints'
+import type { BundleSessionRequest, BundleSessionResult, InstallBundleOptions, InstallBundleResult, MoveSessionOptions, MoveSessionResult } from './move'
 import type { CollectRequest, CollectResult, ExportContent, ExportContentOptions, ExportFormat, ExportRequest, ExportResult, OpenedFrom, RecentHome, TaskProgress } from './export'
 
 export type * from './export'
@@ -172,6 +173,9 @@ export const API_METHODS = [
   'pruneArchive',
   'putBack',
   'getRetentionWarnings',
+  'bundleSession',
+  'installBundle',
+  'moveSession',
 ] as const
 
 export type ApiMethod = (typeof API_METHODS)[number]
@@ -433,6 +437,32 @@ export interface SepiaApi {
   putBack(agent: AgentId, id: string): Promise<PutBackResult>
   /** Sessions the agents will delete within 7 days by their own retention settings (own home). */
   getRetentionWarnings(): Promise<RetentionWarning[]>
+  /**
+   * "Move to another computer": write one session (Claude Code, Codex, Cline CLI 3) as a session bundle zip at
+   * `request.outPath` — its transcript, sub-agents, checkpoints and Claude Code file history, plus
+   * a manifest (agent, id, original project path, path style, the agent's index rows). Unlike a
+   * review bundle it keeps the session as stored, SECRETS INCLUDED (the user's own data for their
+   * own machine; the UI says so first). Rejects `SESSION_NOT_FOUND`, `CANNOT_WRITE` (an agent
+   * Sepia cannot move yet), `ALREADY_EXISTS`, `PATH_NOT_ALLOWED`, `WRITE_FAILED`.
+   */
+  bundleSession(agent: AgentId, id: string, request: BundleSessionRequest): Promise<BundleSessionResult>
+  /**
+   * Install a session bundle (`bundleSession`'s zip, from any OS) into the agent store of
+   * `options.targetHome` (default the user's own home) with its project path remapped to
+   * `options.project` (default the recorded one): the Claude Code project folder name, every
+   * recorded `cwd`, the Codex `threads` / Cline `sessions` rows (after a database backup). Never replaces a file: an
+   * id already in the store gets a new id. Read back before it resolves. Rejects `BAD_ARGUMENT`
+   * (not a session bundle; a project path of another OS), `READ_FAILED` (damaged), `WRITE_FAILED`
+   * (nothing left behind).
+   */
+  installBundle(path: string, options?: InstallBundleOptions): Promise<InstallBundleResult>
+  /**
+   * Move a session to another project folder on this machine: bundle in memory, install under
+   * `options.toProject` (a copy with a new id), read back; the original is kept unless
+   * `removeOriginal`, and then only after a backup bundle was written into Sepia's data folder.
+   * Rejects like {@link bundleSession} and {@link installBundle}.
+   */
+  moveSession(agent: AgentId, id: string, options: MoveSessionOptions): Promise<MoveSessionResult>
 }
 
 /** The app's own preferences (all off by default). */

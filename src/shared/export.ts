@@ -132,4 +132,6 @@ export interface OpenedFrom {
   createdAt?: number
   /** From the bundle's manifest: the OS whose layout the collected home had. */
   sourceOs?: HomeOs
+  /** A session bundle ("Move to another computer", issue 19): the session it carries, which `installBundle(path)` installs. */
+  sessionBundle?: { agent: AgentId; sessionId: string; projectPath: string }
 }

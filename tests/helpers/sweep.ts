@@ -33,7 +33,17 @@ export function sweepContext(homes: string[]): AppContext {
 }
 
 /** Methods that write into the user's files by design (convert, restore): never swept. */
-export const WRITE_METHODS: readonly string[] = ['convertSession', 'restoreCheckpoint', 'undoRestore', 'putBack']
+export const WRITE_METHODS: readonly string[] = [
+  'convertSession',
+  'restoreCheckpoint',
+  'undoRestore',
+  // Issue 19: put an archived session back into its agent's store.
+  'putBack',
+  // Issue 19: write into agent stores (install, move), or a session bundle that keeps secrets by design (src/main/move/service.test.ts).
+  'bundleSession',
+  'installBundle',
+  'moveSession',
+]
 
 /** One call and its answer. */
 export interface SweepCall {

@@ -14,6 +14,36 @@ export const MANIFEST_NAME = 'sepia-manifest.json'
 /** The manifest's `format` tag. */
 export const BUNDLE_FORMAT = 'sepia-review-bundle'
 
+/** The manifest's `format` tag of a move bundle (one session, for another computer or folder; issue 19). */
+export const MOVE_BUNDLE_FORMAT = 'sepia-move-bundle'
+
+/**
+ * What a move bundle carries besides its files (issue 19 "Move to another machine or folder"):
+ * the session, where it lived, and the index rows its agent keeps outside the files.
+ */
+export interface MoveInfo {
+  agent: AgentId
+  /** The agent's own session id. */
+  sessionId: string
+  /** Sub-agent session ids bundled with it. */
+  subagentIds: string[]
+  /** The project folder as the source machine spelled it (`/home/ana/src/x`, `C:\Users\ana\x`). */
+  projectPath: string
+  /** How the source machine spells paths. */
+  pathStyle: 'windows' | 'posix'
+  /** The agent's store root on the source machine (`~/.claude`, `~/.codex`), as it was spelled there. */
+  storeRoot: string
+  /**
+   * Always true: a move bundle holds the session exactly as stored, secrets included (it is the
+   * user's own data going to their own machine). Review bundles are the ones that leave them out.
+   */
+  secretsIncluded: true
+  /** Messages Sepia read in the session when it was bundled (the install's read-back expects as many). */
+  nodeCount?: number
+  /** Rows of the agent's index databases, by table (Codex `state_5.sqlite` `threads`, `thread_spawn_edges`). */
+  indexRows?: Record<string, Record<string, unknown>[]>
+}
+
 /** One collected file. */
 export interface ManifestFile {
   agent: AgentId
@@ -31,7 +61,8 @@ export interface ManifestFile {
 
 /** `sepia-manifest.json`. */
 export interface BundleManifest {
-  format: typeof BUNDLE_FORMAT
+  /** A review bundle (a whole home) or a move bundle (one session, {@link MoveInfo}). */
+  format: typeof BUNDLE_FORMAT | typeof MOVE_BUNDLE_FORMAT
   version: 1
   /** ms since epoch. */
   createdAt: number
@@ -43,6 +74,8 @@ export interface BundleManifest {
   sourceHomes: string[]
   includeCredentials: boolean
   files: ManifestFile[]
+  /** Present in a move bundle. */
+  move?: MoveInfo
 }
 
 /** Read and check the shape of a manifest; undefined when absent, a string when broken. */
@@ -55,7 +88,8 @@ export async function readManifest(path: string): Promise<BundleManifest | strin
   }
   try {
     const m = JSON.parse(text) as Partial<BundleManifest>
-    if (m.format !== BUNDLE_FORMAT || !Array.isArray(m.files)) return 'it is not a Sepia review bundle manifest'
+    if ((m.format !== BUNDLE_FORMAT && m.format !== MOVE_BUNDLE_FORMAT) || !Array.isArray(m.files)) return 'it is not a Sepia review bundle manifest'
+    if (m.format === MOVE_BUNDLE_FORMAT && (!m.move || !isAgentId(m.move.agent) || typeof m.move.sessionId !== 'string' || typeof m.move.projectPath !== 'string')) return 'its move section is incomplete'
     for (const f of m.files) {
       if (!f || typeof f.path !== 'string' || typeof f.sha256 !== 'string' || typeof f.size !== 'number' || !isAgentId(f.agent)) return 'a file entry is incomplete'
     }
@@ -63,6 +97,11 @@ export async function readManifest(path: string): Promise<BundleManifest | strin
   } catch (e) {
     return `it is not valid JSON (${(e as Error).message})`
   }
+}
+
+/** sha256 (hex) of bytes in memory. */
+export function hashBytes(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex')
 }
 
 /** sha256 (hex) and size of a file, streamed. */

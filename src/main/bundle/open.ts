@@ -14,7 +14,7 @@ import { basename, join } from 'node:path'
 import { SepiaError } from '../../shared/api'
 import type { OpenedFrom } from '../../shared/export'
 import type { Diagnostic, HomeOs } from '../../shared/ir'
-import { MANIFEST_NAME, readManifest, verifyBundle } from './manifest'
+import { MANIFEST_NAME, readManifest, verifyBundle, type MoveInfo } from './manifest'
 import { placeStoreFile, recogniseStoreFile } from './single'
 import { extractZip, ZipLimitError } from './zip'
 
@@ -77,13 +77,17 @@ async function prepareFolder(path: string): Promise<PreparedHome> {
     return { home: path, kind: 'folder', diagnostics: [{ severity: 'info', path: join(path, MANIFEST_NAME), message: `The bundle manifest could not be used (${manifest}); the folder is read as it is.` }] }
   }
   const diagnostics = await verifyBundle(path, manifest)
-  return { home: path, os: manifest.sourceOs, kind: 'folder', openedFrom: { path, kind: 'bundle-folder', createdAt: manifest.createdAt, sourceOs: manifest.sourceOs }, diagnostics }
+  const openedFrom: OpenedFrom = { path, kind: 'bundle-folder', createdAt: manifest.createdAt, sourceOs: manifest.sourceOs }
+  if (manifest.move) openedFrom.sessionBundle = sessionBundleOf(manifest.move)
+  return { home: path, os: manifest.sourceOs, kind: 'folder', openedFrom, diagnostics }
 }
 
 interface ZipState {
   home: string
   os?: HomeOs
   createdAt?: number
+  /** A session bundle's session (issue 19). */
+  sessionBundle?: OpenedFrom['sessionBundle']
   diagnostics: Diagnostic[]
 }
 
@@ -115,6 +119,7 @@ async function prepareZip(zipPath: string, workDir: string, appDataDir: string):
       diagnostics.push(...(await verifyBundle(home, manifest, { restoreMtimes: true })))
       state.os = manifest.sourceOs
       state.createdAt = manifest.createdAt
+      if (manifest.move) state.sessionBundle = sessionBundleOf(manifest.move)
     } else {
       diagnostics.push({ severity: 'info', path: zipPath, message: manifest ? `The bundle manifest could not be used (${manifest}); files were not checked.` : 'This zip has no Sepia manifest; its files were not checked.' })
     }
@@ -125,9 +130,15 @@ async function prepareZip(zipPath: string, workDir: string, appDataDir: string):
   const openedFrom: OpenedFrom = { path: zipPath, kind: 'zip' }
   if (state.createdAt !== undefined) openedFrom.createdAt = state.createdAt
   if (state.os) openedFrom.sourceOs = state.os
+  if (state.sessionBundle) openedFrom.sessionBundle = state.sessionBundle
   const out: PreparedHome = { home: state.home, kind: 'zip', openedFrom, diagnostics: state.diagnostics }
   if (state.os) out.os = state.os
   return out
+}
+
+/** What the library tells about a session bundle it opened. */
+function sessionBundleOf(m: MoveInfo): NonNullable<OpenedFrom['sessionBundle']> {
+  return { agent: m.agent, sessionId: m.sessionId, projectPath: m.projectPath }
 }
 
 /**

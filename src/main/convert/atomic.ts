@@ -15,8 +15,8 @@ import { basename, dirname } from 'node:path'
 import { SepiaError } from '../../shared/api'
 import { dropWrite, noteWrite, pausePoint } from '../util/write-journal'
 
-/** Text content: a string, or chunks produced one by one (a large session is never one string). */
-export type Chunks = string | Iterable<string> | AsyncIterable<string>
+/** Text content: a string, or chunks produced one by one (a large session is never one string); or bytes as they are (a moved file). */
+export type Chunks = string | Iterable<string> | AsyncIterable<string> | Uint8Array
 
 /** Bytes gathered before a write call. */
 const FLUSH_AT = 256 * 1024
@@ -62,6 +62,7 @@ export class FileTransaction {
         buf = ''
       }
       if (typeof content === 'string') buf = content
+      else if (content instanceof Uint8Array) await fh.write(content)
       else {
         for await (const chunk of content as AsyncIterable<string>) {
           buf += chunk

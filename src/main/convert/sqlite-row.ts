@@ -141,3 +141,46 @@ export async function addRowWithBackup(req: AddRow): Promise<AddedRow> {
   db.close()
   return { backup, created: false }
 }
+
+/** Rows to delete: every row of `table` whose `column` is one of `values`. */
+export interface RowDelete {
+  table: string
+  column: string
+  values: readonly (string | number)[]
+  /** Skip when the database has no such table. */
+  optional?: boolean
+}
+
+/**
+ * Delete rows from an existing database, the safe way (a move's "remove the original", the undo of
+ * an install): first an online backup copy to `<db>.sepia-backup-<time>` beside it, then every
+ * delete in one transaction. Resolves the backup's path and the rows deleted. Throws the SQLite or
+ * file system error (the transaction rolled back, the backup removed).
+ */
+export async function deleteRowsWithBackup(req: { dbPath: string; deletes: readonly RowDelete[]; now: number }): Promise<{ backup: string; deleted: number }> {
+  let backup = `${req.dbPath}.sepia-backup-${fileStamp(req.now)}`
+  for (let k = 2; existsSync(backup); k++) backup = `${req.dbPath}.sepia-backup-${fileStamp(req.now)}-${k}`
+  const db = new Database(req.dbPath, { fileMustExist: true })
+  let deleted = 0
+  try {
+    db.pragma('busy_timeout = 5000')
+    await db.backup(backup)
+    const has = (t: string) => (db.prepare(`PRAGMA table_info("${t}")`).all() as unknown[]).length > 0
+    db.transaction(() => {
+      for (const d of req.deletes) {
+        if (d.values.length === 0) continue
+        if (!has(d.table)) {
+          if (d.optional) continue
+          throw new Error(`the database has no "${d.table}" table`)
+        }
+        deleted += db.prepare(`DELETE FROM "${d.table}" WHERE "${d.column}" IN (${d.values.map(() => '?').join(', ')})`).run(...d.values).changes
+      }
+    })()
+  } catch (e) {
+    db.close()
+    await rm(backup, { force: true })
+    throw e
+  }
+  db.close()
+  return { backup, deleted }
+}

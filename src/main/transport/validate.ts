@@ -56,6 +56,9 @@ export const API_ARGS: Record<ApiMethod, readonly Arg[]> = {
   pruneArchive: [],
   putBack: ['a', 's'],
   getRetentionWarnings: [],
+  bundleSession: ['a', 's', 'o'],
+  installBundle: ['s', 'o?'],
+  moveSession: ['a', 's', 'o'],
 }
 
 function fits(v: unknown, a: Arg): boolean {

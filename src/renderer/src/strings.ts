@@ -12,6 +12,7 @@ import type { ViewId } from './views'
 import { actionStrings } from './strings-actions'
 import { viewStrings } from './strings-views'
 import { archiveStrings } from './strings-archive'
+import { moveStrings } from './strings-move'
 
 const nf = new Intl.NumberFormat()
 const plural = (n: number, one: string, many: string): string => `${nf.format(n)} ${n === 1 ? one : many}`
@@ -342,4 +343,6 @@ export const strings = {
 
   /** The archive: first-start question, retention warnings, Put back, its Settings (strings-archive.ts). */
   ...archiveStrings,
+  /** Move to another computer…, Install a session bundle… (strings-move.ts). */
+  ...moveStrings,
 }

@@ -102,6 +102,58 @@ function warningsFor(session: Session, keepUsage: boolean, stats: RolloutStats |
   return out
 }
 
+/** What {@link codexThreadRow} needs. */
+export interface ThreadRowInput {
+  id: string
+  /** Absolute path of the rollout. */
+  rolloutPath: string
+  /** ms since epoch (the row's created/updated/recency times). */
+  now: number
+  modelProvider: string
+  cwd: string
+  title: string
+  /** The first user prompt (`preview`, `first_user_message`). */
+  preview: string
+  tokensUsed: number
+  git?: { sha?: string; branch?: string }
+}
+
+/**
+ * A `threads` row of `state_5.sqlite` the way Codex 0.171's backfill writes one for a rollout
+ * without turn context (see the module comment): `source: "cli"`, `history_mode: "legacy"`, the
+ * default sandbox policy and approval mode, `model` null.
+ */
+export function codexThreadRow(t: ThreadRowInput): Record<string, unknown> {
+  const sec = Math.floor(t.now / 1000)
+  return {
+    id: t.id,
+    rollout_path: t.rolloutPath,
+    created_at: sec,
+    updated_at: sec,
+    created_at_ms: t.now,
+    updated_at_ms: t.now,
+    recency_at: sec,
+    recency_at_ms: t.now,
+    source: 'cli',
+    model_provider: t.modelProvider,
+    cwd: t.cwd,
+    title: t.title,
+    sandbox_policy: DEFAULT_SANDBOX_POLICY,
+    approval_mode: 'on-request',
+    tokens_used: t.tokensUsed,
+    has_user_event: 0,
+    archived: 0,
+    git_sha: t.git?.sha ?? null,
+    git_branch: t.git?.branch ?? null,
+    cli_version: CODEX_CLI_VERSION,
+    first_user_message: t.preview,
+    preview: t.preview,
+    memory_mode: 'enabled',
+    history_mode: 'legacy',
+    originator: 'codex_cli_rs',
+  }
+}
+
 /**
  * Write `session` as a new Codex thread under `options.layout` (see the module comment). With
  * `dryRun` nothing is written. Rejects `WRITE_FAILED` when anything fails; the rollout is removed
@@ -129,35 +181,7 @@ export async function writeCodexSession(session: Session, options: WriteOptions)
     await tx.stage(rollout, rolloutLines(session, head, stats))
     await tx.commit()
     if (indexed) {
-      const sec = Math.floor(now / 1000)
-      const preview = stats.firstUserText ?? ''
-      const row = {
-        id,
-        rollout_path: rollout,
-        created_at: sec,
-        updated_at: sec,
-        created_at_ms: now,
-        updated_at_ms: now,
-        recency_at: sec,
-        recency_at_ms: now,
-        source: 'cli',
-        model_provider: modelProvider ?? 'openai',
-        cwd,
-        title: session.title ?? preview,
-        sandbox_policy: DEFAULT_SANDBOX_POLICY,
-        approval_mode: 'on-request',
-        tokens_used: stats.tokensUsed,
-        has_user_event: 0,
-        archived: 0,
-        git_sha: session.git?.sha ?? null,
-        git_branch: session.git?.branch ?? null,
-        cli_version: CODEX_CLI_VERSION,
-        first_user_message: preview,
-        preview,
-        memory_mode: 'enabled',
-        history_mode: 'legacy',
-        originator: 'codex_cli_rs',
-      }
+      const row = codexThreadRow({ id, rolloutPath: rollout, now, modelProvider: modelProvider ?? 'openai', cwd, title: session.title ?? stats.firstUserText ?? '', preview: stats.firstUserText ?? '', tokensUsed: stats.tokensUsed, ...(session.git ? { git: session.git } : {}) })
       const added = await addRowWithBackup({ dbPath, schema: [], table: 'threads', row, now, ...(options.fault ? { fault: options.fault } : {}) })
       if (added.backup) output.backups.push(added.backup)
     }

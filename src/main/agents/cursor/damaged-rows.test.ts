@@ -94,6 +94,14 @@ describe('cursor: a damaged row is named, the rest loads (issue 16)', async () =
     await expectNamed(h, [OLD.inline1], new RegExp(`^cursorDiskKV row "composerData:${other}" holds the document of composer ${OLD.inline1}`))
   })
 
+  it('a field name damaged by a flipped byte: a composer with neither list is no draft, a tab with neither list is named', async () => {
+    const key = `composerData:${OLD.inline1}`
+    const g = home('global', (db) => db.prepare(`UPDATE cursorDiskKV SET value = replace(value, '"conversation"', '"conversatiom"') WHERE key = ?`).run(key))
+    await expectNamed(g, [OLD.inline1], new RegExp(`^cursorDiskKV row "${key}": it has neither fullConversationHeadersOnly nor conversation; the composer is skipped`))
+    const w = home('legacy-ws', (db) => db.prepare(`UPDATE ItemTable SET value = replace(value, '"bubbles"', '"bubblez"') WHERE key = ?`).run(PANE_KEY))
+    await expectNamed(w, [OLD.tab1, OLD.tab2], new RegExp(`^ItemTable row "${PANE_KEY.replace(/\./g, '\\.')}" tab ${OLD.tab1} has neither bubbles nor messages`))
+  })
+
   it('the undamaged fixture gets none of these warnings', async () => {
     const r = await readGenerated(cursor, t.home)
     expect(r.discovery.filter((d) => /damaged|does not use|not text|none of the fields/.test(d.message))).toEqual([])

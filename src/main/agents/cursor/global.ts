@@ -102,6 +102,9 @@ function info(id: string, size: number, f: unknown[], headerType: string | null,
     headerType !== null && headerType !== 'array' && headerType !== 'null' ? `fullConversationHeadersOnly is ${headerType}, not a list` : undefined,
     ct !== null && ct !== 'null' && nc === null ? `conversation is ${ct === 'object' ? 'an object with no messages list' : ct}, not a list` : undefined,
   ].filter((x): x is string => x !== undefined)
+  // A draft has `fullConversationHeadersOnly: []` (§F2); a document with neither list is no draft
+  // (e.g. a damaged field name) and must not be skipped quietly as one.
+  if (headerType === null && ct === null) bad.push('it has neither fullConversationHeadersOnly nor conversation')
   if (bad.length) c.damaged = bad.join('; ')
   if (typeof composerId === 'string' && composerId !== id) c.otherId = composerId
   if (wsId !== undefined && wsId !== null) c.workspaceIdentifier = wsId

@@ -153,6 +153,7 @@ function scanItemTable(ws: WorkspaceInfo, db: string, diagnostics: Diagnostic[])
         const list = arr(o?.bubbles) ?? arr(o?.messages)
         if (!id) shapeProblem(diagnostics, db, key, `tab ${i + 1} has no id`)
         else if (!list && (o?.bubbles !== undefined || o?.messages !== undefined)) shapeProblem(diagnostics, db, key, `tab ${id}: bubbles is not a list`)
+        else if (!list) shapeProblem(diagnostics, db, key, `tab ${id} has neither bubbles nor messages`)
         const bubbles = list ?? []
         if (id && bubbles.length > 0) ws.chats.push({ kind: 'pane', id, key, messages: bubbles.length })
       }

@@ -5,6 +5,7 @@
  * way the fuzzer did it; the hidden sessions are the fixture's own ids (OLD), and everything else
  * must still load.
  */
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -100,6 +101,27 @@ describe('cursor: a damaged row is named, the rest loads (issue 16)', async () =
     await expectNamed(g, [OLD.inline1], new RegExp(`^cursorDiskKV row "${key}": it has neither fullConversationHeadersOnly nor conversation; the composer is skipped`))
     const w = home('legacy-ws', (db) => db.prepare(`UPDATE ItemTable SET value = replace(value, '"bubbles"', '"bubblez"') WHERE key = ?`).run(PANE_KEY))
     await expectNamed(w, [OLD.tab1, OLD.tab2], new RegExp(`^ItemTable row "${PANE_KEY.replace(/\./g, '\\.')}" tab ${OLD.tab1} has neither bubbles nor messages`))
+  })
+
+  it('a damaged key index (the table intact): the workspace chats are read from the table', async () => {
+    const h = home('legacy-ws', () => {})
+    // Change one byte of the chat-pane key inside the key index page only ('w' -> 'x'): an index
+    // lookup then finds no row, with no error; the table still holds it.
+    const d = new Database(h.db, { readonly: true })
+    const page = (d.prepare("SELECT rootpage FROM sqlite_master WHERE type = 'index' AND tbl_name = 'ItemTable'").get() as { rootpage: number }).rootpage
+    const size = d.pragma('page_size', { simple: true }) as number
+    d.close()
+    const bytes = readFileSync(h.db)
+    const at = bytes.subarray((page - 1) * size, page * size).indexOf(PANE_KEY) + (page - 1) * size
+    expect(at).toBeGreaterThan((page - 1) * size)
+    bytes[at] = 'x'.charCodeAt(0)
+    writeFileSync(h.db, bytes)
+    const probe = new Database(h.db, { readonly: true })
+    expect(probe.prepare('SELECT value FROM ItemTable WHERE key = ?').get(PANE_KEY)).toBeUndefined()
+    expect(probe.prepare('SELECT value FROM ItemTable WHERE +key = ?').get(PANE_KEY)).toBeDefined()
+    probe.close()
+    const ids = (await readGenerated(cursor, h.home)).sessions.map((s) => s.id)
+    expect(baseline.filter((id) => !ids.includes(id))).toEqual([])
   })
 
   it('the undamaged fixture gets none of these warnings', async () => {

@@ -111,7 +111,9 @@ function shapeProblem(diagnostics: Diagnostic[], db: string, key: string, what: 
 function scanItemTable(ws: WorkspaceInfo, db: string, diagnostics: Diagnostic[]): void {
   const h = openSqliteReadOnly(db)
   try {
-    const get = h.db.prepare('SELECT value FROM ItemTable WHERE key = ?')
+    // `+key`: read the table, not the key index. A damaged index page answers "no such row" with
+    // no error, which hid every chat of the workspace (issue 16, npm run fuzz); workspace tables are small.
+    const get = h.db.prepare('SELECT value FROM ItemTable WHERE +key = ?')
     const composers = get.get('composer.composerData') as { value: unknown } | undefined
     if (composers) {
       const cell = decodeCell(composers.value)

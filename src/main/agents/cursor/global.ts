@@ -15,6 +15,7 @@
 import type { Diagnostic } from '../../../shared/ir'
 import { arr, decodeCell, type Json, num, obj, str, text } from './common/json'
 import { withSnapshot, type StoreSnapshot } from './common/snapshot'
+import { reportStrayChatRows } from './item-rows'
 
 /** What discovery knows about one `composerData:<id>` row. */
 export interface ComposerInfo {
@@ -41,6 +42,8 @@ export interface ComposerInfo {
    * look like an unsent draft, so discovery names the row instead of skipping it silently.
    */
   damaged?: string
+  /** The document's own `composerId` when it is not the id in the row's key (a damaged key or document). */
+  otherId?: string
 }
 
 /** A header from the `composerHeaders` table or `ItemTable['composer.composerHeaders']`. */
@@ -70,7 +73,7 @@ export const COMPOSER_SQL = `SELECT key, typeof(value) AS t, length(value) AS le
   CASE WHEN typeof(value) = 'text' THEN CASE WHEN json_valid(value) THEN json_type(value) END END AS jt,
   CASE WHEN typeof(value) = 'text' THEN CASE WHEN json_valid(value) THEN json_extract(value,
     '$.name', '$.createdAt', '$.lastUpdatedAt', '$.workspaceIdentifier', '$.workspaceUri',
-    '$.subComposerIds', '$.subagentComposerIds', '$.subagentInfo') END END AS f,
+    '$.subComposerIds', '$.subagentComposerIds', '$.subagentInfo', '$.composerId') END END AS f,
   CASE WHEN typeof(value) = 'text' THEN CASE WHEN json_valid(value) THEN json_type(value, '$.fullConversationHeadersOnly') END END AS ht,
   CASE WHEN typeof(value) = 'text' THEN CASE WHEN json_valid(value) THEN json_array_length(value, '$.fullConversationHeadersOnly') END END AS nh,
   CASE WHEN typeof(value) = 'text' THEN CASE WHEN json_valid(value) THEN json_type(value, '$.conversation') END END AS ct,
@@ -86,7 +89,7 @@ function ids(value: unknown): string[] {
 
 /** A {@link ComposerInfo} from the extracted fields (SQL) or a parsed document (JS). */
 function info(id: string, size: number, f: unknown[], headerType: string | null, nh: number | null, ct: string | null, nc: number | null): ComposerInfo {
-  const [name, createdAt, lastUpdatedAt, wsId, wsUri, sub1, sub2, subagentInfo] = f
+  const [name, createdAt, lastUpdatedAt, wsId, wsUri, sub1, sub2, subagentInfo, composerId] = f
   const c: ComposerInfo = { id, size, subIds: [...new Set([...ids(sub1), ...ids(sub2)])] }
   if (text(name)) c.name = name as string
   const created = num(createdAt)
@@ -99,7 +102,11 @@ function info(id: string, size: number, f: unknown[], headerType: string | null,
     headerType !== null && headerType !== 'array' && headerType !== 'null' ? `fullConversationHeadersOnly is ${headerType}, not a list` : undefined,
     ct !== null && ct !== 'null' && nc === null ? `conversation is ${ct === 'object' ? 'an object with no messages list' : ct}, not a list` : undefined,
   ].filter((x): x is string => x !== undefined)
+  // A draft has `fullConversationHeadersOnly: []` (§F2); a document with neither list is no draft
+  // (e.g. a damaged field name) and must not be skipped quietly as one.
+  if (headerType === null && ct === null) bad.push('it has neither fullConversationHeadersOnly nor conversation')
   if (bad.length) c.damaged = bad.join('; ')
+  if (typeof composerId === 'string' && composerId !== id) c.otherId = composerId
   if (wsId !== undefined && wsId !== null) c.workspaceIdentifier = wsId
   if (text(wsUri)) c.workspaceUri = wsUri as string
   const parent = str(obj(subagentInfo)?.parentComposerId)
@@ -117,7 +124,7 @@ function infoFromDoc(id: string, size: number, doc: Json): ComposerInfo {
   return info(
     id,
     size,
-    [doc.name, doc.createdAt, doc.lastUpdatedAt, doc.workspaceIdentifier, doc.workspaceUri, doc.subComposerIds, doc.subagentComposerIds, doc.subagentInfo],
+    [doc.name, doc.createdAt, doc.lastUpdatedAt, doc.workspaceIdentifier, doc.workspaceUri, doc.subComposerIds, doc.subagentComposerIds, doc.subagentInfo, doc.composerId],
     typeOf(h),
     Array.isArray(h) ? h.length : null,
     convList ? (Array.isArray(conv) ? 'array' : 'object') : typeOf(conv),
@@ -141,6 +148,37 @@ function scanComposers(s: StoreSnapshot, db: string, out: GlobalIndex, diagnosti
       continue
     }
     out.composers.set(id, infoFromDoc(id, r.len ?? 0, doc))
+  }
+  for (const c of out.composers.values()) {
+    if (c.otherId !== undefined) diagnostics.push({ severity: 'warning', path: db, message: `cursorDiskKV row "composerData:${c.id}" holds the document of composer ${c.otherId} (a damaged key or document); listed as ${c.id}`, agent: 'cursor' })
+  }
+  reportStrayComposerRows(s, db, out.composers, diagnostics)
+}
+
+/**
+ * Rows whose key was damaged, found through the key index without reading any value: keys that
+ * are not TEXT (NULL, numbers, BLOBs), text keys with no `:` (the keys that hold sessions are
+ * `<kind>:<id>…`, §A3; a key cut short, or a number stored as text in this TEXT column, has none;
+ * the few Cursor keys without one are flags and UI state) and text keys holding a character no
+ * Cursor key has (space, control, non-ASCII: GLOB `[^!-~]`). Only these few values are read.
+ */
+const STRAY_KV_SQL = `SELECT rowid AS rowid, key, typeof(key) AS keyType FROM cursorDiskKV
+WHERE typeof(key) != 'text' OR instr(key, ':') = 0 OR key GLOB '*[^!-~]*'`
+
+/**
+ * Issue 16: a `composerData:<id>` row whose key was damaged hides its session with no error.
+ * Each damaged-key row holding a composer document (an object with a `composerId`) is a warning
+ * naming the row; the composer is not listed (its bubbles are keyed by the id, which the key lost).
+ */
+function reportStrayComposerRows(s: StoreSnapshot, db: string, composers: Map<string, ComposerInfo>, diagnostics: Diagnostic[]): void {
+  type Row = { rowid: number; key: unknown; keyType: string }
+  const value = s.prepare('SELECT value FROM cursorDiskKV WHERE rowid = ?')
+  for (const r of s.prepare(STRAY_KV_SQL).iterate() as IterableIterator<Row>) {
+    const doc = obj(decodeCell((value.get(r.rowid) as { value: unknown } | undefined)?.value ?? null).value)
+    const id = str(doc?.composerId)
+    if (!id || composers.has(id)) continue // a stray copy of a listed composer hides nothing
+    const key = r.keyType === 'text' ? JSON.stringify(r.key) : r.keyType === 'blob' ? `a ${(r.key as Buffer).length}-byte BLOB` : r.keyType === 'null' ? 'NULL' : `the number ${String(r.key)}`
+    diagnostics.push({ severity: 'warning', path: db, message: `cursorDiskKV row ${r.rowid} (key ${key}) holds composer ${id} under a damaged key; the composer is not listed`, agent: 'cursor' })
   }
 }
 
@@ -193,11 +231,15 @@ function scanTasks(s: StoreSnapshot, out: GlobalIndex): void {
 /** Legacy chat keys (shared with the workspace scan). */
 export const CHAT_KEYS = ['workbench.panel.aichat.view.aichat.chatdata', 'workbench.panel.chat.view.chat.chatdata'] as const
 
-function scanItemChats(s: StoreSnapshot, out: GlobalIndex): void {
+function scanItemChats(s: StoreSnapshot, db: string, out: GlobalIndex, diagnostics: Diagnostic[]): void {
   for (const key of CHAT_KEYS) {
     const row = s.prepare('SELECT value FROM ItemTable WHERE key = ?').get(key) as { value: unknown } | undefined
-    if (row) out.itemChats.set(key, decodeCell(row.value).value)
+    if (!row) continue
+    const cell = decodeCell(row.value)
+    if (cell.problem !== undefined) diagnostics.push({ severity: 'warning', path: db, message: `ItemTable row "${key}": ${cell.problem}; the chats it lists are skipped`, agent: 'cursor' })
+    else out.itemChats.set(key, cell.value)
   }
+  reportStrayChatRows(s.db, db, diagnostics)
 }
 
 /**
@@ -213,7 +255,7 @@ export function scanGlobal(db: string, diagnostics: Diagnostic[]): GlobalIndex {
       scanTasks(s, out)
     }
     scanHeaders(s, db, out, diagnostics, tables)
-    if (tables.has('ItemTable')) scanItemChats(s, out)
+    if (tables.has('ItemTable')) scanItemChats(s, db, out, diagnostics)
     // An empty (0-byte) or foreign file opens as a database with no tables: say so (issue 16).
     if (!tables.has('cursorDiskKV') && !tables.has('ItemTable')) diagnostics.push({ severity: 'warning', path: db, message: `${db} has neither a cursorDiskKV nor an ItemTable table (empty or not a Cursor database); no sessions read from it`, agent: 'cursor' })
   })

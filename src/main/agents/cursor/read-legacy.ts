@@ -34,7 +34,8 @@ export function readLegacyInto(session: Session, db: string, key: string, kind: 
   const h = openSqliteReadOnly(db)
   let value: unknown
   try {
-    const row = h.db.prepare('SELECT value FROM ItemTable WHERE key = ?').get(key) as { value: unknown } | undefined
+    // `+key`: the table, as discovery read it (workspaces.ts), not a key index that may be damaged.
+    const row = h.db.prepare('SELECT value FROM ItemTable WHERE +key = ?').get(key) as { value: unknown } | undefined
     const cell = decodeCell(row?.value ?? null)
     if (cell.problem !== undefined) {
       addDiagnostic(session, { severity: 'error', path: db, message: `ItemTable row "${key}": ${cell.problem}` })

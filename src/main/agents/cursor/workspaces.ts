@@ -24,6 +24,7 @@ import { arr, decodeCell, type Json, obj, str, text } from './common/json'
 import { type ProjectPath, uriToPath } from './common/uri'
 import { CHAT_KEYS } from './global'
 import { readRegularFile } from '../../util/regular-file'
+import { reportStrayChatRows } from './item-rows'
 
 /** One chat-pane tab or inline workspace composer found in a workspace `ItemTable`. */
 export interface LegacyChat {
@@ -55,6 +56,8 @@ export interface WorkspaceInfo {
 }
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi
+/** Fields of the post-3.0 `composer.composerData` stub (§A5.4: selection lists and migration flags). */
+const STUB_KEYS = ['selectedComposerId', 'selectedComposerIds', 'lastFocusedComposerIds', 'composerDataVersion', 'hasMigratedComposerData', 'hasMigratedMultipleComposers']
 const PANE_SQL = "SELECT key, value FROM ItemTable WHERE key >= 'workbench.panel.composerChatViewPane.' AND key < 'workbench.panel.composerChatViewPane/'"
 
 /** The composer list of a `composer.composerData` value (`{allComposers}` or a bare array). */
@@ -108,7 +111,9 @@ function shapeProblem(diagnostics: Diagnostic[], db: string, key: string, what: 
 function scanItemTable(ws: WorkspaceInfo, db: string, diagnostics: Diagnostic[]): void {
   const h = openSqliteReadOnly(db)
   try {
-    const get = h.db.prepare('SELECT value FROM ItemTable WHERE key = ?')
+    // `+key`: read the table, not the key index. A damaged index page answers "no such row" with
+    // no error, which hid every chat of the workspace (issue 16, npm run fuzz); workspace tables are small.
+    const get = h.db.prepare('SELECT value FROM ItemTable WHERE +key = ?')
     const composers = get.get('composer.composerData') as { value: unknown } | undefined
     if (composers) {
       const cell = decodeCell(composers.value)
@@ -119,6 +124,11 @@ function scanItemTable(ws: WorkspaceInfo, db: string, diagnostics: Diagnostic[])
       // Newer stores keep only the selection here ({selectedComposerIds}); a value that is no object,
       // or an allComposers that is no list, is damage.
       if (!cell.problem && list === undefined && (v === undefined || v.allComposers !== undefined)) shapeProblem(diagnostics, db, 'composer.composerData', 'has no allComposers list')
+      // The post-3.0 stub still has the selection lists or the migration flags (§A5.4); an object with none of them is damage.
+      else if (!cell.problem && list === undefined && v && !STUB_KEYS.some((k) => k in v)) shapeProblem(diagnostics, db, 'composer.composerData', `has no allComposers list and none of the fields of Cursor's stub (${Object.keys(v).slice(0, 3).join(', ') || 'an empty object'})`)
+      // Cursor writes an object; the bare-array shape comes from one secondary doc (§A5.4). An empty
+      // one lists nothing at all, so it is named (a value replaced by damage looks the same).
+      if (!cell.problem && Array.isArray(cell.value) && cell.value.length === 0) shapeProblem(diagnostics, db, 'composer.composerData', 'is an empty list, not the object Cursor writes')
       for (const [i, c] of (list ?? []).entries()) {
         const o = obj(c)
         const id = str(o?.composerId)
@@ -145,10 +155,12 @@ function scanItemTable(ws: WorkspaceInfo, db: string, diagnostics: Diagnostic[])
         const list = arr(o?.bubbles) ?? arr(o?.messages)
         if (!id) shapeProblem(diagnostics, db, key, `tab ${i + 1} has no id`)
         else if (!list && (o?.bubbles !== undefined || o?.messages !== undefined)) shapeProblem(diagnostics, db, key, `tab ${id}: bubbles is not a list`)
+        else if (!list) shapeProblem(diagnostics, db, key, `tab ${id} has neither bubbles nor messages`)
         const bubbles = list ?? []
         if (id && bubbles.length > 0) ws.chats.push({ kind: 'pane', id, key, messages: bubbles.length })
       }
     }
+    reportStrayChatRows(h.db, db, diagnostics)
     for (const r of h.db.prepare(PANE_SQL).iterate() as IterableIterator<{ key: string; value: unknown }>) {
       const body = `${r.key} ${typeof r.value === 'string' ? r.value : Buffer.isBuffer(r.value) ? r.value.toString('utf8') : ''}`
       for (const m of body.matchAll(UUID)) ws.paneIds.add(m[0].toLowerCase())

@@ -29,11 +29,14 @@ export function storeRoots(layout: HomeLayout): string[] {
   return [...new Set(bases.map((b) => p.join(b, 'devin', 'cli')))]
 }
 
-/** size and mtime of a file, or undefined when it does not exist (other errors are reported). */
+/** size and mtime of a file, or undefined when it does not exist (other errors, and a file that is not regular, are reported). */
 async function statFile(path: string, diagnostics: Diagnostic[]): Promise<{ size: number; mtimeMs: number } | undefined> {
   try {
     const s = await stat(path)
-    return s.isFile() ? { size: s.size, mtimeMs: s.mtimeMs } : undefined
+    if (s.isFile()) return { size: s.size, mtimeMs: s.mtimeMs }
+    // A FIFO, device (a link to /dev/zero) or folder in place of a store file: named, not taken for absent (issue 16).
+    diagnostics.push({ severity: 'warning', path, message: `${path} is not a regular file (a named pipe, device, socket or folder); Sepia reads only regular files, so it was skipped`, agent: 'devin' })
+    return undefined
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code
     if (code !== 'ENOENT' && code !== 'ENOTDIR') diagnostics.push({ severity: 'warning', path, message: `cannot read: ${(e as Error).message}`, agent: 'devin' })

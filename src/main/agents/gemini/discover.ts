@@ -15,7 +15,8 @@
  */
 import type { Dirent } from 'node:fs'
 import { readdir, stat } from 'node:fs/promises'
-import { join } from 'node:path'
+import { isUtf8 } from 'node:buffer'
+import { basename, join } from 'node:path'
 import type { Diagnostic } from '../../../shared/ir'
 import type { HomeLayout } from '../../platform'
 import type { DiscoverResult, ReadContext, StoreRef } from '../types'
@@ -61,20 +62,39 @@ async function kindOf(e: Dirent, path: string): Promise<'file' | 'dir' | undefin
  * The `sessionId` a chats file declares: the header (first line) of a `.jsonl`, the top-level
  * member of a `.json` (looked for in its first bytes). Undefined when there is none.
  */
-export async function sniffSessionId(path: string): Promise<string | undefined> {
-  let head: string
+export async function sniffSessionId(path: string, diagnostics: Diagnostic[] = []): Promise<string | undefined> {
+  let bytes: Buffer
   try {
     const fh = await openRegularFile(path)
     try {
       const buf = Buffer.alloc(HEAD_BYTES)
       const { bytesRead } = await fh.read(buf, 0, HEAD_BYTES, 0)
-      head = buf.subarray(0, bytesRead).toString('utf8')
+      bytes = buf.subarray(0, bytesRead)
     } finally {
       await fh.close()
     }
   } catch {
     return undefined
   }
+  const head = bytes.toString('utf8')
+  const id = idFromHead(path, head)
+  if (id === undefined) return undefined
+  // Issue 16: a damaged header changes the id the session is listed under (the session read by
+  // its old id is gone). Say so: invalid UTF-8 in the bytes the id was read from (decoded as
+  // U+FFFD, as Gemini CLI's own reading would), or an id the file name does not match.
+  const nl = bytes.indexOf(0x0a)
+  const headerBytes = path.endsWith('.jsonl') && nl >= 0 ? bytes.subarray(0, nl) : bytes
+  if (id.includes('\uFFFD') && !isUtf8(headerBytes)) {
+    diagnostics.push({ severity: 'warning', path, line: 1, message: `the sessionId in the header is not valid UTF-8; the session is listed under the sessionId read from it (${id}), which may not be the one Gemini CLI wrote`, agent: 'gemini' })
+  } else {
+    const named = /-([0-9A-Za-z]{8})\.jsonl?$/.exec(basename(path))?.[1]
+    if (named !== undefined && !id.startsWith(named)) diagnostics.push({ severity: 'warning', path, line: 1, message: `the header's sessionId ${id} does not start with ${named}, the id in the file name (a damaged header?); listed under ${id}`, agent: 'gemini' })
+  }
+  return id
+}
+
+/** The `sessionId` in the first bytes of a chats file (see {@link sniffSessionId}). */
+function idFromHead(path: string, head: string): string | undefined {
   const first = head.split('\n', 1)[0] ?? ''
   try {
     const r = JSON.parse(first) as Record<string, unknown>
@@ -85,7 +105,12 @@ export async function sniffSessionId(path: string): Promise<string | undefined> 
     if (path.endsWith('.jsonl') && first.trim() !== '{') return undefined
   }
   const m = /^\s*\{[\s\S]*?"sessionId"\s*:\s*"((?:[^"\\]|\\.)*)"/.exec(head)
-  return m ? (JSON.parse(`"${m[1]}"`) as string) : undefined
+  if (!m) return undefined
+  try {
+    return JSON.parse(`"${m[1]}"`) as string
+  } catch {
+    return undefined // a bad escape inside the id
+  }
 }
 
 /** A ref for `files` (sizes summed, newest mtime), or undefined when the primary file is gone. */
@@ -121,7 +146,7 @@ async function project(home: string, geminiDir: string, projectDir: string, diag
     const path = join(chatsDir, e.name)
     const kind = await kindOf(e, path)
     if (kind === 'file' && SESSION_FILE.test(e.name)) {
-      const id = (await sniffSessionId(path)) ?? e.name.replace(/\.jsonl?$/, '')
+      const id = (await sniffSessionId(path, diagnostics)) ?? e.name.replace(/\.jsonl?$/, '')
       groups.set(id, [...(groups.get(id) ?? []), path])
     } else if (kind === undefined && SESSION_FILE.test(e.name)) {
       notRegular(path, diagnostics)

@@ -30,6 +30,11 @@ export const MESSAGES: Readonly<Record<LocaleCode, Messages>> = Object.fromEntri
 /** The shipped languages: English first, then the others by code. */
 export const LOCALES: readonly LocaleCode[] = [DEFAULT_LOCALE, ...Object.keys(MESSAGES).filter((c) => c !== DEFAULT_LOCALE).sort()]
 
+/** A shipped language's name in that language (`language.name` of its file: "日本語"); the code when unknown. */
+export function languageName(code: LocaleCode): string {
+  return MESSAGES[code]?.language.name ?? code
+}
+
 /** The dotted path of every message of `T` (`"toolbar.more"`). */
 type Paths<T, P extends string = ''> = {
   [K in keyof T & string]: T[K] extends string ? `${P}${K}` : Paths<T[K], `${P}${K}.`>
@@ -64,7 +69,31 @@ export const i18n = createI18n({
 
 watch(uiLocale, (code) => (i18n.global.locale.value = code), { flush: 'sync' })
 
-const translate = i18n.global.t as unknown as (key: string, named: Named, plural?: number) => string
+const t = i18n.global.t as unknown as (key: string, named: Named, plural?: number) => string
+
+/**
+ * Rendered messages by language, key and values. vue-i18n's `t` costs tens of microseconds a call
+ * (more in a development build), and a long transcript reads thousands of strings per render;
+ * messages do not change while the app runs, so each rendering is kept (bounded: the map starts
+ * afresh past {@link CACHE_LIMIT} entries). Reading {@link uiLocale} first keeps the caller
+ * reactive to a language change.
+ */
+const cache = new Map<string, string>()
+const CACHE_LIMIT = 20_000
+
+function translate(key: string, named: Named, plural?: number): string {
+  const locale = uiLocale.value
+  let id = `${locale}\u0000${key}`
+  for (const k in named) id += `\u0000${k}\u0001${named[k]}`
+  if (plural !== undefined) id += `\u0000#${plural}`
+  let out = cache.get(id)
+  if (out === undefined) {
+    out = plural === undefined ? t(key, named) : t(key, named, plural)
+    if (cache.size >= CACHE_LIMIT) cache.clear()
+    cache.set(id, out)
+  }
+  return out
+}
 
 /** A count formatted for the language in effect ("1,234", "1 234"). */
 export function count(n: number): string {

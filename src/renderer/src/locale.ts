@@ -53,9 +53,11 @@ export function matchLocale(preferred: readonly string[], available: readonly Lo
   return available.includes(DEFAULT_LOCALE) ? DEFAULT_LOCALE : (available[0] ?? DEFAULT_LOCALE)
 }
 
+const NONE: readonly string[] = []
+
 /** The operating system's preferred languages as the page sees them (empty outside a browser). */
 export function systemLanguages(): readonly string[] {
-  if (typeof navigator === 'undefined') return []
+  if (typeof navigator === 'undefined') return NONE
   if (navigator.languages?.length) return navigator.languages
   return navigator.language ? [navigator.language] : []
 }
@@ -103,8 +105,20 @@ export function applyLocale(code: LocaleCode): void {
  */
 export function formatLocale(): string {
   const ui = uiLocale.value
+  const preferred = systemLanguages()
+  if (lastFormat && lastFormat.ui === ui && lastFormat.preferred === preferred) return lastFormat.locale
+  const locale = regionalVariant(ui, preferred)
+  lastFormat = { ui, preferred, locale }
+  return locale
+}
+
+/** The last answer of {@link formatLocale} (it runs for every number and date shown). */
+let lastFormat: { ui: LocaleCode; preferred: readonly string[]; locale: string } | undefined
+
+/** The first of `preferred` in the language of `ui` (same script for Chinese), canonical; else `ui`. */
+function regionalVariant(ui: LocaleCode, preferred: readonly string[]): string {
   const lang = languageOf(ui)
-  for (const tag of systemLanguages()) {
+  for (const tag of preferred) {
     if (languageOf(tag) !== lang || isTraditionalChinese(tag) !== isTraditionalChinese(ui)) continue
     try {
       return Intl.getCanonicalLocales(tag)[0] ?? ui

@@ -72,6 +72,10 @@ export const strings = withValues(L, {
   states: withValues(L.states, {
     emptyBody: (home: string) => tr('states.emptyBody', { home }),
     errorCode: (code: string) => tr('states.errorCode', { code }),
+    /** Browser mode: the loopback server is gone (`detail`: what fetch threw). */
+    serverNoAnswer: (detail: string) => tr('states.serverNoAnswer', { detail }),
+    /** Browser mode: an answer that is not Sepia's (`status`: the HTTP status). */
+    serverBadAnswer: (status: number) => tr('states.serverBadAnswer', { status: String(status) }),
   }),
 
   /** What to do next, per error code: plain words for people who are not engineers. */

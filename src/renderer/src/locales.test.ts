@@ -94,8 +94,9 @@ describe('strings over the locale files', () => {
     const raw: string[] = []
     const walk = (o: object, path: string): void => {
       for (const [k, v] of Object.entries(o)) {
+        const source = en.get(`${path}${k}`)
         if (typeof v === 'string') {
-          if (/\{\s*\w+\s*\}/.test(v) || / \| /.test(v)) raw.push(`${path}${k}: ${v}`)
+          if (source !== undefined && (placeholders(source).length > 0 || forms(source).length > 1)) raw.push(`${path}${k}: ${source}`)
         } else if (v && typeof v === 'object' && !Array.isArray(v)) walk(v, `${path}${k}.`)
       }
     }

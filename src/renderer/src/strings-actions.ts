@@ -36,6 +36,11 @@ export const actionStrings = {
   checkpoints: withValues(L.checkpoints, {
     files: (n: number) => trn('checkpoints.files', n),
     previewTitle: (label: string) => tr('checkpoints.previewTitle', { label }),
+    summaryAdded: (n: number) => tr('checkpoints.summaryAdded', { n: count(n) }),
+    summaryModified: (n: number) => tr('checkpoints.summaryModified', { n: count(n) }),
+    summaryDeleted: (n: number) => tr('checkpoints.summaryDeleted', { n: count(n) }),
+    summaryUnchanged: (n: number) => tr('checkpoints.summaryUnchanged', { n: count(n) }),
+    /** "1 added, 2 changed" (the non-zero counts, as a list of the language), else "No files". */
     summary: (c: Record<RestoreFileStatus, number>) => {
       const parts = [
         c.added ? tr('checkpoints.summaryAdded', { n: count(c.added) }) : '',

@@ -17,6 +17,8 @@ export const viewStrings = {
     /** "28 results in 101 ms"; `n` formatted, `more`: more exist than shown. */
     count: (n: string, more: boolean, took: string) =>
       more ? tr('search.countMore', { n, took }) : trn('search.count', Number(n.replace(/\D/g, '')) || 0, { n, took }),
+    /** "28+ results in 101 ms" (part of {@link count}). */
+    countMore: (n: string, took: string) => tr('search.countMore', { n, took }),
     /** Query examples and what they do: `[example, meaning]`. */
     get tips(): readonly (readonly [string, string])[] {
       const t = L.search.tips
@@ -67,6 +69,7 @@ export const viewStrings = {
 
   recovered: withValues(L.recovered, {
     title: (source: string, path?: string) => (path ? tr('recovered.titleWithPath', { source, path }) : tr('recovered.title', { source })),
+    titleWithPath: (source: string, path: string) => tr('recovered.titleWithPath', { source, path }),
   }),
 
   live: withValues(L.live, {

@@ -13,8 +13,10 @@ import type { Role, SessionStatus, ToolCallStatus, ToolKind } from '../../shared
 import { count, L, tr, trn, withValues } from './i18n'
 import type { ThemeChoice } from './theme'
 import type { ViewId } from './views'
+import { healthStrings } from './components/health/strings-health'
 import { actionStrings } from './strings-actions'
 import { viewStrings } from './strings-views'
+import { welcomeStrings } from './welcome'
 
 /** The strings, grouped by where they appear. */
 export const strings = withValues(L, {
@@ -93,6 +95,9 @@ export const strings = withValues(L, {
         ? tr('diagnostics.libraryErrors', { files, problems: trn('diagnostics.problems', list.length) })
         : tr('diagnostics.libraryNotes', { notes: trn('diagnostics.notes', list.length), files })
     },
+    /** The parts of {@link libraryTitle}: `files`, `problems`, `notes` as the plural entries below say them. */
+    libraryErrors: (files: string, problems: string) => tr('diagnostics.libraryErrors', { files, problems }),
+    libraryNotes: (notes: string, files: string) => tr('diagnostics.libraryNotes', { notes, files }),
     files: (n: number) => trn('diagnostics.files', n),
     problems: (n: number) => trn('diagnostics.problems', n),
     notes: (n: number) => trn('diagnostics.notes', n),
@@ -149,4 +154,10 @@ export const strings = withValues(L, {
 
   /** Search, Usage, Timeline and Settings views, the recovered badge, the toolbar's index progress (strings-views.ts). */
   ...viewStrings,
+
+  /** The first-start welcome (welcome.ts). */
+  welcome: welcomeStrings,
+
+  /** The Health view (components/health/strings-health.ts). */
+  health: healthStrings,
 })

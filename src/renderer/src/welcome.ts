@@ -24,6 +24,8 @@ export const welcomeStrings = withValues(L.welcome, {
     projects > 0
       ? tr('welcome.lineWithProjects', { agent, sessions: trn('welcome.sessions', sessions), projects: trn('welcome.projects', projects) })
       : tr('welcome.line', { agent, sessions: trn('welcome.sessions', sessions) }),
+  lineWithProjects: (agent: string, sessions: number, projects: number): string =>
+    tr('welcome.lineWithProjects', { agent, sessions: trn('welcome.sessions', sessions), projects: trn('welcome.projects', projects) }),
   sessions: (n: number) => trn('welcome.sessions', n),
   projects: (n: number) => trn('welcome.projects', n),
   /** The four things people come for: `[what, how]`. */

@@ -29,5 +29,13 @@ export default defineConfig({
       rollupOptions: { input: { index: resolve(__dirname, 'src/renderer/index.html') } },
     },
     plugins: [vue()],
+    // vue-i18n's feature flags (its esm-bundler build asks for them): Composition API only, no
+    // devtools hook; messages are compiled at run time from the JSON files (no eval: JIT to functions).
+    define: {
+      __VUE_I18N_FULL_INSTALL__: true,
+      __VUE_I18N_LEGACY_API__: false,
+      __INTLIFY_PROD_DEVTOOLS__: false,
+      __INTLIFY_DROP_MESSAGE_COMPILER__: false,
+    },
   },
 })

@@ -8,6 +8,7 @@
  * in the URL fragment (`#token=...`, never sent to the server in a URL) and is kept in
  * sessionStorage so a reload keeps working.
  */
+import { strings } from './strings'
 import { API_METHODS, SepiaError, unwrapEnvelopeApi, type ApiResult, type EnvelopeApi, type SepiaApi } from '../../shared/api'
 
 declare global {
@@ -51,10 +52,10 @@ export function createHttpEnvelope(base = '', token = readToken()): EnvelopeApi 
           body: JSON.stringify({ args }),
         })
       } catch (e) {
-        return { ok: false, error: { code: 'INTERNAL', message: `Sepia's local server did not answer (${String(e)}). Is it still running?` } }
+        return { ok: false, error: { code: 'INTERNAL', message: strings.states.serverNoAnswer(String(e)) } }
       }
       const body = (await res.json().catch(() => null)) as ApiResult<unknown> | null
-      if (!body) return { ok: false, error: new SepiaError({ code: 'INTERNAL', message: `Unexpected answer from Sepia's local server (HTTP ${res.status}).` }).toJSON() }
+      if (!body) return { ok: false, error: new SepiaError({ code: 'INTERNAL', message: strings.states.serverBadAnswer(res.status) }).toJSON() }
       return body
     }
   }

@@ -54,4 +54,22 @@ describe('buildCommands', () => {
     cmds.find((c) => c.id === 'view:usage')!.run()
     expect(act.show).toHaveBeenCalledWith('usage')
   })
+
+  it('offers the other UI languages when asked to, each by its name', () => {
+    const act = { ...actions(), setLanguage: vi.fn() }
+    const languages = [
+      { choice: 'system', name: 'Same as this computer (English)' },
+      { choice: 'en', name: 'English' },
+      { choice: 'ja', name: '日本語' },
+    ]
+    const cmds = buildCommands({ library: null, view: 'library', themeChoice: 'system', theme: 'light', languageChoice: 'system', languages }, act)
+    const lang = cmds.filter((c) => c.group === 'language')
+    expect(lang.map((c) => [c.id, c.label])).toEqual([
+      ['language:en', 'Language: English'],
+      ['language:ja', 'Language: 日本語'],
+    ])
+    lang[1]!.run()
+    expect(act.setLanguage).toHaveBeenCalledWith('ja')
+    expect(buildCommands({ library: null, view: 'library', themeChoice: 'system', theme: 'light', languages }, actions()).some((c) => c.group === 'language')).toBe(false)
+  })
 })

@@ -1,6 +1,6 @@
 /**
  * The command palette's commands, as data: actions (open folder, demo, reload, about, welcome), "Go to"
- * every view, the theme, and one "open session" per session of the library. Pure: the palette
+ * every view, the theme, the UI language, and one "open session" per session of the library. Pure: the palette
  * passes what the commands do ({@link CommandActions}); tests pass fakes.
  */
 import type { Library } from '../../shared/api'
@@ -13,7 +13,7 @@ import { welcomeStrings } from './welcome'
 import { VIEWS, type ViewId } from './views'
 
 /** The kinds of command, in the order the palette lists them. */
-export type CommandGroup = 'action' | 'view' | 'theme' | 'session'
+export type CommandGroup = 'action' | 'view' | 'theme' | 'language' | 'session'
 
 /** One command. */
 export interface Command {
@@ -39,6 +39,8 @@ export interface CommandActions {
   welcome?(): void
   /** "Collect for review…" (offered when given and the library is not the demo). */
   collectForReview?(): void
+  /** Choose the UI language (`system` or a locale code; offered when given with `ctx.languages`). */
+  setLanguage?(choice: string): void
 }
 
 /** What the command list depends on. */
@@ -48,6 +50,10 @@ export interface CommandContext {
   themeChoice: ThemeChoice
   /** The theme in effect (for "toggle"). */
   theme: Theme
+  /** The UI language choice now (`system` or a code; locale.ts). */
+  languageChoice?: string
+  /** The language choices to offer, each with its label ("日本語", "Same as this computer (English)"). */
+  languages?: readonly { choice: string; name: string }[]
 }
 
 /** Every command for the current state, actions first, sessions (newest first) last. */
@@ -68,6 +74,10 @@ export function buildCommands(ctx: CommandContext, act: CommandActions): Command
   for (const choice of ['system', 'light', 'dark'] as const) {
     if (choice !== ctx.themeChoice) out.push({ id: `theme:${choice}`, group: 'theme', label: p.setTheme(strings.theme.names[choice]), run: () => act.setTheme(choice) })
   }
+  const setLanguage = act.setLanguage
+  if (setLanguage)
+    for (const l of ctx.languages ?? [])
+      if (l.choice !== ctx.languageChoice) out.push({ id: `language:${l.choice}`, group: 'language', label: p.setLanguage(l.name), run: () => setLanguage(l.choice) })
   const names = new Map(ctx.library?.agents.map((a) => [a.id, a.displayName]) ?? [])
   const sessions = [...(ctx.library?.sessions ?? [])].sort((a, b) => (b.createdAt ?? b.lastActivityAt ?? 0) - (a.createdAt ?? a.lastActivityAt ?? 0))
   for (const s of sessions) {

@@ -1,16 +1,50 @@
 /**
- * Formatting for display: dates, numbers, money and paths, in the user's locale (Intl with the
- * browser's default locale). Pure functions; no Vue.
+ * Formatting for display: dates, numbers, money and paths, in the locale of the UI language
+ * (`formatLocale()` in locale.ts: the language in effect, in the user's regional variant). The
+ * formatters are made once per locale; a function reads the locale each call, so a component that
+ * shows its result follows a language change. Pure otherwise; no component state.
  */
 import type { AgentId, Usage } from '../../shared/ir'
+import { formatLocale } from './locale'
 
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' })
-const timeOnly = new Intl.DateTimeFormat(undefined, { timeStyle: 'medium' })
+/** Intl formatters of one locale. */
+interface Formatters {
+  dateTime: Intl.DateTimeFormat
+  timeOnly: Intl.DateTimeFormat
+  numbers: Intl.NumberFormat
+  compact: Intl.NumberFormat
+  list: Intl.ListFormat
+  usd: Intl.NumberFormat
+  decimal1: Intl.NumberFormat
+}
+
+const byLocale = new Map<string, Formatters>()
+/** The calendar day of a time, as a key (the same in every locale; not shown). */
 const dayKey = new Intl.DateTimeFormat('en-CA', { year: 'numeric', month: '2-digit', day: '2-digit' })
-const numbers = new Intl.NumberFormat()
-const compact = new Intl.NumberFormat(undefined, { notation: 'compact', maximumFractionDigits: 1 })
-const list = new Intl.ListFormat(undefined, { style: 'short', type: 'unit' })
-const usd = new Intl.NumberFormat(undefined, { style: 'currency', currency: 'USD', maximumFractionDigits: 4 })
+
+/** The formatters of the locale in effect (made on first use). */
+function fmt(): Formatters {
+  const locale = formatLocale()
+  let f = byLocale.get(locale)
+  if (!f) {
+    f = {
+      dateTime: new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }),
+      timeOnly: new Intl.DateTimeFormat(locale, { timeStyle: 'medium' }),
+      numbers: new Intl.NumberFormat(locale),
+      compact: new Intl.NumberFormat(locale, { notation: 'compact', maximumFractionDigits: 1 }),
+      list: new Intl.ListFormat(locale, { style: 'short', type: 'unit' }),
+      usd: new Intl.NumberFormat(locale, { style: 'currency', currency: 'USD', maximumFractionDigits: 4 }),
+      decimal1: new Intl.NumberFormat(locale, { minimumFractionDigits: 1, maximumFractionDigits: 1 }),
+    }
+    byLocale.set(locale, f)
+  }
+  return f
+}
+
+/** The locale dates and numbers are formatted in now (BCP 47), for Intl formatters made elsewhere. */
+export function displayLocale(): string {
+  return formatLocale()
+}
 
 /** `${agent}/${id}`: the key of a session in the library and the store. */
 export function sessionKey(agent: AgentId | string, id: string): string {
@@ -19,7 +53,7 @@ export function sessionKey(agent: AgentId | string, id: string): string {
 
 /** A date and time (ms since epoch) in the user's locale, e.g. "12 Mar 2025, 14:03". */
 export function formatDateTime(ms: number | undefined): string {
-  return ms === undefined || !Number.isFinite(ms) ? '' : dateTime.format(ms)
+  return ms === undefined || !Number.isFinite(ms) ? '' : fmt().dateTime.format(ms)
 }
 
 /**
@@ -28,8 +62,8 @@ export function formatDateTime(ms: number | undefined): string {
  */
 export function formatMessageTime(ms: number | undefined, referenceMs?: number): string {
   if (ms === undefined || !Number.isFinite(ms)) return ''
-  if (referenceMs !== undefined && dayKey.format(ms) === dayKey.format(referenceMs)) return timeOnly.format(ms)
-  return dateTime.format(ms)
+  if (referenceMs !== undefined && dayKey.format(ms) === dayKey.format(referenceMs)) return fmt().timeOnly.format(ms)
+  return fmt().dateTime.format(ms)
 }
 
 /** An ISO 8601 string for `<time datetime>`; empty when absent. */
@@ -39,23 +73,23 @@ export function isoTime(ms: number | undefined): string {
 
 /** An integer with locale grouping, e.g. "12,345". */
 export function formatNumber(n: number): string {
-  return numbers.format(n)
+  return fmt().numbers.format(n)
 }
 
 /** A token count, compact ("12.3K") above 10,000, exact below. */
 export function formatTokens(n: number): string {
-  return n >= 10_000 ? compact.format(n) : numbers.format(n)
+  return n >= 10_000 ? fmt().compact.format(n) : fmt().numbers.format(n)
 }
 
 /** US dollars, e.g. "$0.0123". */
 export function formatCost(dollars: number): string {
-  return usd.format(dollars)
+  return fmt().usd.format(dollars)
 }
 
-/** A duration in ms as "850 ms", "12.3 s" or "4 min 5 s". */
+/** A duration in ms as "850 ms", "12.3 s" or "4 min 5 s" (the decimal sign of the locale). */
 export function formatDuration(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)} ms`
-  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`
+  if (ms < 60_000) return `${fmt().decimal1.format(Math.round(ms / 100) / 10)} s`
   const m = Math.floor(ms / 60_000)
   const s = Math.round((ms % 60_000) / 1000)
   return `${m} min ${s} s`
@@ -100,5 +134,5 @@ export function firstLine(text: string, max = 160): string {
 
 /** A list of words in the user's locale, e.g. "a, b, c". */
 export function formatList(items: readonly string[]): string {
-  return list.format(items)
+  return fmt().list.format(items)
 }

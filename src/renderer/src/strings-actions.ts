@@ -1,203 +1,88 @@
 /**
  * The user-facing strings of the session actions (Continue in…, Checkpoints, Export, Collect for
- * review, secrets reveal, recent folders). Merged into `strings` (strings.ts) under the keys
- * below, so every string stays reachable through `strings` for translation; kept in their own
- * file so the main strings file stays short.
+ * review, secrets reveal, recent folders): the entries of `locales/*.json` that take values, as
+ * functions over the live message tree (see strings.ts, i18n.ts). Merged into `strings`
+ * (strings.ts) under the keys below; kept in their own file so the main strings file stays short.
  */
 import type { RestoreFileStatus } from '../../shared/checkpoints'
 import type { WarningSeverity } from '../../shared/convert'
 import type { ExportFormat } from '../../shared/export'
-
-const nf = new Intl.NumberFormat()
-const plural = (n: number, one: string, many: string): string => `${nf.format(n)} ${n === 1 ? one : many}`
+import { formatList } from './format'
+import { count, L, tr, trn, withValues } from './i18n'
 
 /** Strings of the session actions, grouped by dialog. */
 export const actionStrings = {
   /** Words every action dialog uses. */
-  actions: {
-    label: 'Session actions',
-    close: 'Close',
-    cancel: 'Cancel',
-    back: 'Back',
-    done: 'Done',
-    copy: 'Copy',
-    copied: 'Copied',
-    copySelected: 'Selected — press Ctrl+C (⌘C) to copy',
-    choose: 'Choose…',
-    loading: 'Loading…',
-    folderLabel: 'Folder',
-    folderPlaceholder: '/home/ana/review  or  C:\\Users\\ana\\review',
-    typedFolderHint: 'Type the full path of a folder. In the browser, Sepia cannot show a folder picker.',
-    errorCode: (code: string) => `(${code})`,
-    allowQuestion: 'Allow Sepia to write into',
-    allowWhy: 'Sepia writes only into folders you choose. This allows this one action; nothing else is written there.',
-    allowOnce: 'Allow once',
-  },
+  actions: withValues(L.actions, {
+    errorCode: (code: string) => tr('actions.errorCode', { code }),
+  }),
 
-  convert: {
-    open: 'Continue in…',
-    openHint: 'Write this session for another agent, to carry on there',
-    title: 'Continue in another agent',
-    intro: (agent: string) => `Sepia writes a copy of this ${agent} session for the agent you choose, as a new session. The original is not changed.`,
-    targets: 'Agent to continue in',
-    loading: 'Working out what each agent can hold…',
-    textOnly: 'Text only',
-    textOnlyHint: 'Write tool calls and their results as plain text. Use it when the other agent refuses the tool calls.',
-    projectFolder: 'Project folder on this computer',
-    projectFolderHint: 'The other agent lists the session under this folder. Change it when the project lives elsewhere here.',
-    projectFolderForeign:
-      'This folder is from another computer (another operating system): the other agent would not find the session. Enter the project folder on this computer.',
-    nothingLost: 'Nothing is lost',
-    lost: (n: number) => `${plural(n, 'kind of content', 'kinds of content')} left out`,
-    changes: (n: number) => plural(n, 'change', 'changes'),
-    severity: { loss: 'left out', change: 'changed', info: 'note' } satisfies Record<WarningSeverity, string>,
-    counts: (messages: number, tools: number) => `${plural(messages, 'message', 'messages')}, ${plural(tools, 'tool call', 'tool calls')}`,
-    writesInto: 'Writes into',
-    cannotWrite: (name: string) => `Sepia cannot write ${name} sessions yet.`,
-    sameAgent: 'This session’s own agent.',
-    noTargets: 'Sepia cannot write this session for any other agent yet.',
-    submit: (name: string) => `Continue in ${name}`,
-    converting: 'Writing and checking…',
-    doneTitle: (name: string) => `Ready to continue in ${name}`,
-    written: 'Written',
-    home: 'Into the home folder',
-    files: 'Files created',
-    backups: 'Copies made before a database was changed',
-    verified: 'Checked: the new session reads back the same',
-    verifyFailed: 'Checked: the new session reads back with differences',
-    readBack: (messages: number, tools: number) => `Read back: ${plural(messages, 'message', 'messages')}, ${plural(tools, 'tool call', 'tool calls')}.`,
-    resume: 'To continue, run this command',
-    resumeIn: 'in the folder',
-    resumeShell: 'Or, in one line',
-    openTerminal: 'Open in terminal',
-    openTerminalHint: 'Open a terminal window in the project folder and run this command there',
-    openingTerminal: 'Opening…',
-    openedTerminal: (terminal: string) => `Opened in ${terminal}. If nothing appeared, copy the command instead.`,
-  },
+  convert: withValues(L.convert, {
+    intro: (agent: string) => tr('convert.intro', { agent }),
+    lost: (n: number) => trn('convert.lost', n),
+    changes: (n: number) => trn('convert.changes', n),
+    severity: L.convert.severity satisfies Record<WarningSeverity, string>,
+    messageCount: (n: number) => trn('convert.messageCount', n),
+    toolCallCount: (n: number) => trn('convert.toolCallCount', n),
+    counts: (messages: number, tools: number) =>
+      tr('convert.counts', { messages: trn('convert.messageCount', messages), tools: trn('convert.toolCallCount', tools) }),
+    cannotWrite: (name: string) => tr('convert.cannotWrite', { name }),
+    submit: (name: string) => tr('convert.submit', { name }),
+    doneTitle: (name: string) => tr('convert.doneTitle', { name }),
+    /** After "Open in terminal": the terminal Sepia started ("gnome-terminal", "Windows Terminal"). */
+    openedTerminal: (terminal: string) => tr('convert.openedTerminal', { terminal }),
+    readBack: (messages: number, tools: number) =>
+      tr('convert.readBack', { messages: trn('convert.messageCount', messages), tools: trn('convert.toolCallCount', tools) }),
+  }),
 
-  checkpoints: {
-    open: 'Checkpoints',
-    openHint: 'See and restore the project’s files as they were at a checkpoint',
-    title: 'Checkpoints',
-    loading: 'Looking for checkpoints…',
-    none: 'This session has no checkpoints Sepia can restore.',
-    project: 'Project folder',
-    projectMissing: 'not on this computer',
-    restoresInto: 'Restores into',
-    targetTitle: 'Where should the files go?',
-    exportHint: 'Choose the project’s folder to restore it, or an empty folder to export the files as they were at a checkpoint.',
-    useFolder: 'Use this folder',
-    otherFolder: 'Write into another folder…',
-    files: (n: number) => plural(n, 'file', 'files'),
-    showInTranscript: 'Show in transcript',
-    preview: 'Preview',
-    previewing: 'Comparing with the files on disk…',
-    previewTitle: (label: string) => `Restore: ${label}`,
-    target: 'Folder',
-    summary: (c: Record<RestoreFileStatus, number>) =>
-      [
-        c.added ? `${nf.format(c.added)} added` : '',
-        c.modified ? `${nf.format(c.modified)} changed` : '',
-        c.deleted ? `${nf.format(c.deleted)} deleted` : '',
-        c.unchanged ? `${nf.format(c.unchanged)} already the same` : '',
-      ]
-        .filter(Boolean)
-        .join(', ') || 'No files',
-    status: { added: 'added', modified: 'changed', deleted: 'deleted', unchanged: 'same' } satisfies Record<RestoreFileStatus, string>,
-    statusHint: {
-      added: 'Missing now; the checkpoint has it. It will be created.',
-      modified: 'Differs from the checkpoint. It will be put back as it was.',
-      deleted: 'Did not exist at the checkpoint. It will be deleted.',
-      unchanged: 'Already as at the checkpoint. Nothing to do.',
-    } satisfies Record<RestoreFileStatus, string>,
-    selectAll: 'Select all',
-    selectNone: 'Select none',
-    selected: (n: number, total: number) => `${nf.format(n)} of ${nf.format(total)} selected`,
-    showDiff: 'Show changes',
-    binary: 'Binary file: no line changes to show.',
-    noDiff: 'No line changes to show.',
-    sizes: (before: string, after: string) => `${before} → ${after}`,
-    refused: 'Not restored',
-    refusedHint: 'Sepia will not write these files:',
-    restore: (n: number) => `Restore ${plural(n, 'file', 'files')}`,
-    exportFiles: (n: number) => `Write ${plural(n, 'file', 'files')} into this folder`,
-    restoring: 'Restoring…',
-    nothingSelected: 'Select at least one file to restore.',
-    doneTitle: 'Files restored',
-    nothingWritten: 'Nothing needed writing: every selected file was already as at the checkpoint.',
-    writtenList: (n: number) => `${plural(n, 'file', 'files')} written or deleted`,
-    unchangedList: (n: number) => `${plural(n, 'file', 'files')} already the same`,
-    backup: 'Copies of the files as they were before',
-    undo: 'Undo restore',
-    undoing: 'Putting the files back…',
-    undone: (n: number) => `${plural(n, 'file', 'files')} put back as ${n === 1 ? 'it was' : 'they were'} before the restore.`,
-    skipped: 'Left alone (changed again since the restore):',
-  },
+  checkpoints: withValues(L.checkpoints, {
+    files: (n: number) => trn('checkpoints.files', n),
+    previewTitle: (label: string) => tr('checkpoints.previewTitle', { label }),
+    summaryAdded: (n: number) => tr('checkpoints.summaryAdded', { n: count(n) }),
+    summaryModified: (n: number) => tr('checkpoints.summaryModified', { n: count(n) }),
+    summaryDeleted: (n: number) => tr('checkpoints.summaryDeleted', { n: count(n) }),
+    summaryUnchanged: (n: number) => tr('checkpoints.summaryUnchanged', { n: count(n) }),
+    /** "1 added, 2 changed" (the non-zero counts, as a list of the language), else "No files". */
+    summary: (c: Record<RestoreFileStatus, number>) => {
+      const parts = [
+        c.added ? tr('checkpoints.summaryAdded', { n: count(c.added) }) : '',
+        c.modified ? tr('checkpoints.summaryModified', { n: count(c.modified) }) : '',
+        c.deleted ? tr('checkpoints.summaryDeleted', { n: count(c.deleted) }) : '',
+        c.unchanged ? tr('checkpoints.summaryUnchanged', { n: count(c.unchanged) }) : '',
+      ].filter(Boolean)
+      return parts.length ? formatList(parts) : L.checkpoints.summaryNone
+    },
+    status: L.checkpoints.status satisfies Record<RestoreFileStatus, string>,
+    statusHint: L.checkpoints.statusHint satisfies Record<RestoreFileStatus, string>,
+    selected: (n: number, total: number) => tr('checkpoints.selected', { n: count(n), total: count(total) }),
+    sizes: (before: string, after: string) => tr('checkpoints.sizes', { before, after }),
+    restore: (n: number) => trn('checkpoints.restore', n),
+    exportFiles: (n: number) => trn('checkpoints.exportFiles', n),
+    writtenList: (n: number) => trn('checkpoints.writtenList', n),
+    unchangedList: (n: number) => trn('checkpoints.unchangedList', n),
+    undone: (n: number) => trn('checkpoints.undone', n),
+  }),
 
-  exporting: {
-    open: 'Export…',
-    openHint: 'Save this session as a file',
-    title: 'Export this session',
-    format: 'Format',
-    formats: {
-      md: 'Markdown (.md)',
-      html: 'Web page (.html)',
-      json: 'Sepia JSON (.json)',
-      atif: 'ATIF trajectory (.json)',
-      pdf: 'PDF (.pdf)',
-    } satisfies Record<ExportFormat, string>,
-    includeThinking: 'Include thinking',
-    includeToolOutput: 'Include tool output',
-    toolOutputHint: 'Without it, each tool call is one line, without its arguments and result.',
-    folder: 'Save into folder',
-    defaultFolder: 'Sepia’s exports folder (if none is chosen)',
-    browserNote: 'The file is downloaded by the browser.',
-    submit: 'Export',
-    exporting: 'Exporting…',
-    downloaded: (name: string) => `Downloaded ${name}.`,
-    written: 'Files written',
-  },
+  exporting: withValues(L.exporting, {
+    formats: L.exporting.formats satisfies Record<ExportFormat, string>,
+    downloaded: (name: string) => tr('exporting.downloaded', { name }),
+  }),
 
-  collect: {
-    open: 'Collect for review…',
-    openHint: 'Copy the agent history of the open folders for someone else to open in Sepia',
-    title: 'Collect for review',
-    intro: 'Copies the agent history of the open folders into a new folder or zip file, for someone else to open with Sepia. The stores are only read.',
-    demo: 'The demo library cannot be collected. Open a folder first.',
-    as: 'Write as',
-    asFolder: 'A folder',
-    asZip: 'One zip file',
-    where: 'Put it in',
-    name: 'Name',
-    includeCredentials: 'Include credential files (API keys, sign-in tokens)',
-    credentialsWarning:
-      'Credential files let whoever receives the bundle use these accounts. Include them only if you trust the person and need them to reproduce a problem.',
-    submit: 'Collect',
-    collecting: 'Collecting…',
-    cancel: 'Cancel',
-    cancelling: 'Stopping…',
-    progress: (done: number, total: number, phase: string) => `${phase}: ${nf.format(done)} of ${nf.format(total)} files`,
-    phases: { scan: 'Looking for files', copy: 'Copying', zip: 'Zipping', verify: 'Checking', export: 'Exporting' } as Record<string, string>,
-    doneTitle: 'Bundle written',
-    path: 'Written to',
-    manifest: 'List of files with checksums',
-    summary: (files: number, bytes: string) => `${plural(files, 'file', 'files')}, ${bytes}`,
-    leftOut: (n: number) => `${plural(n, 'credential file', 'credential files')} left out.`,
-    warnings: 'Notes',
-  },
+  collect: withValues(L.collect, {
+    progress: (done: number, total: number, phase: string) => tr('collect.progress', { phase, done: count(done), total: count(total) }),
+    phases: L.collect.phases as Record<string, string>,
+    files: (n: number) => trn('collect.files', n),
+    summary: (files: number, bytes: string) => tr('collect.summary', { files: trn('collect.files', files), bytes }),
+    leftOut: (n: number) => trn('collect.leftOut', n),
+  }),
 
-  secretsBanner: {
-    hidden: (n: number) => `${plural(n, 'secret', 'secrets')} hidden (API keys, tokens, passwords).`,
-    reveal: 'Reveal',
-    revealing: 'Revealing…',
-    shown: 'Secrets are shown for this session. They are hidden again when you open another session.',
-    hide: 'Hide again',
-  },
+  secretsBanner: withValues(L.secretsBanner, {
+    hidden: (n: number) => trn('secretsBanner.hidden', n),
+  }),
 
-  recent: {
-    title: 'Recent',
-    kinds: { folder: 'folder', zip: 'zip', file: 'file' } as Record<string, string>,
-    sessions: (n: number) => plural(n, 'session', 'sessions'),
-    open: (path: string) => `Open ${path}`,
-  },
+  recent: withValues(L.recent, {
+    kinds: L.recent.kinds as Record<string, string>,
+    sessions: (n: number) => trn('recent.sessions', n),
+    open: (path: string) => tr('recent.open', { path }),
+  }),
 }

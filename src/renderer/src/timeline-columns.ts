@@ -4,6 +4,7 @@
  * the API cannot sort), and how a cell reads. Pure.
  */
 import type { TimelineRow, TimelineSortKey } from '../../shared/timeline'
+import { displayLocale } from './format'
 import { strings } from './strings'
 
 /** A column id: the export column name (`source` joins source_file and source_line). */
@@ -34,29 +35,39 @@ const L = strings.timeline.columns
 
 /** The columns in order. */
 export const TIMELINE_TABLE_COLUMNS: readonly TimelineColumnDef[] = [
-  { id: 'timestamp_utc', label: L.timestamp_utc, width: '168px', sortKey: 'timestampUtc', mono: true },
-  { id: 'session_id', label: L.session_id, width: '165px', sortKey: 'sessionId', mono: true },
-  { id: 'project_path', label: L.project_path, width: '140px', sortKey: 'projectPath', mono: true },
-  { id: 'git_branch', label: L.git_branch, width: '80px', mono: true },
-  { id: 'turn_type', label: L.turn_type, width: '96px', sortKey: 'turnType' },
-  { id: 'model', label: L.model, width: '145px', sortKey: 'model', mono: true },
-  { id: 'tool_name', label: L.tool_name, width: '110px', sortKey: 'toolName', mono: true },
-  { id: 'tool_use_id', label: L.tool_use_id, width: '120px', sortKey: 'toolUseId', mono: true },
-  { id: 'text', label: L.text, width: 'minmax(280px, 1fr)', sortKey: 'text' },
-  { id: 'source', label: L.source, width: '200px', sortKey: 'sourceFile', mono: true },
-  { id: 'recovered', label: L.recovered, width: '150px' },
+  { id: 'timestamp_utc', get label() { return L.timestamp_utc }, width: '168px', sortKey: 'timestampUtc', mono: true },
+  { id: 'session_id', get label() { return L.session_id }, width: '165px', sortKey: 'sessionId', mono: true },
+  { id: 'project_path', get label() { return L.project_path }, width: '140px', sortKey: 'projectPath', mono: true },
+  { id: 'git_branch', get label() { return L.git_branch }, width: '80px', mono: true },
+  { id: 'turn_type', get label() { return L.turn_type }, width: '96px', sortKey: 'turnType' },
+  { id: 'model', get label() { return L.model }, width: '145px', sortKey: 'model', mono: true },
+  { id: 'tool_name', get label() { return L.tool_name }, width: '110px', sortKey: 'toolName', mono: true },
+  { id: 'tool_use_id', get label() { return L.tool_use_id }, width: '120px', sortKey: 'toolUseId', mono: true },
+  { id: 'text', get label() { return L.text }, width: 'minmax(280px, 1fr)', sortKey: 'text' },
+  { id: 'source', get label() { return L.source }, width: '200px', sortKey: 'sourceFile', mono: true },
+  { id: 'recovered', get label() { return L.recovered }, width: '150px' },
 ]
 
-const utc = new Intl.DateTimeFormat(undefined, {
-  timeZone: 'UTC',
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-  hourCycle: 'h23',
-})
+const utcByLocale = new Map<string, Intl.DateTimeFormat>()
+/** Date and time in UTC, in the display locale's order (made once per locale). */
+function utc(): Intl.DateTimeFormat {
+  const locale = displayLocale()
+  let f = utcByLocale.get(locale)
+  if (!f) {
+    f = new Intl.DateTimeFormat(locale, {
+      timeZone: 'UTC',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+    })
+    utcByLocale.set(locale, f)
+  }
+  return f
+}
 
 /** The last part of a path in either syntax. */
 export function baseName(path: string): string {
@@ -68,7 +79,7 @@ export function baseName(path: string): string {
 export function cellText(row: TimelineRow, id: TimelineColumnId): string {
   switch (id) {
     case 'timestamp_utc':
-      return row.timestampUtc === undefined ? '' : utc.format(row.timestampUtc)
+      return row.timestampUtc === undefined ? '' : utc().format(row.timestampUtc)
     case 'session_id':
       return row.sessionId
     case 'project_path':

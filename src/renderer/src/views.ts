@@ -32,7 +32,10 @@ export interface ViewHandle {
 /** Every view, in tab order. */
 export const VIEWS: readonly ViewDef[] = (['library', 'search', 'usage', 'timeline', 'settings'] as const).map((id) => ({
   id,
-  label: strings.views[id],
+  /** A getter: the label in the language in effect. */
+  get label() {
+    return strings.views[id]
+  },
 }))
 
 /** True when `id` names a view. */

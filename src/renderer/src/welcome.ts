@@ -5,6 +5,7 @@
  */
 import { ref } from 'vue'
 import type { Library } from '../../shared/api'
+import { L, tr, trn, withValues } from './i18n'
 
 /** localStorage key: set to "1" once the user closed the welcome. */
 export const WELCOME_SEEN_KEY = 'sepia.welcome.seen'
@@ -17,26 +18,27 @@ export const WELCOME_FORCE_KEY = 'sepia.welcome.force'
 /** Whether the welcome dialog is open. */
 export const welcomeOpen = ref(false)
 
-/** The welcome's words. */
-export const welcomeStrings = {
-  title: 'Welcome to Sepia',
-  foundIntro: 'Sepia found these conversations on this computer:',
+/** The welcome's words (`welcome.*` in `locales/*.json`; plain entries are live getters, see i18n.ts). */
+export const welcomeStrings = withValues(L.welcome, {
   line: (agent: string, sessions: number, projects: number): string =>
-    `${agent}: ${sessions} ${sessions === 1 ? 'session' : 'sessions'}` + (projects > 0 ? ` in ${projects} ${projects === 1 ? 'project' : 'projects'}` : ''),
-  nothingFound: 'Sepia found no conversations from coding agents on this computer.',
-  demoShown: 'You are looking at the demo library: example conversations to try Sepia on.',
-  openDemo: 'Look at the demo',
-  openFolder: 'Open a folder someone sent you',
-  tasksTitle: 'What you can do here',
-  tasks: [
-    ['Find a conversation', 'search every session by its words, project or date'],
-    ['Continue it in another agent', 'pick up a Claude Code session in Codex, Cline or another agent'],
-    ['Undo what an agent changed', 'put files back the way they were at a checkpoint'],
-    ['Share it safely', 'export or collect a session with secrets left out'],
-  ] as const,
-  start: 'Start',
-  paletteLabel: 'Show the welcome',
-}
+    projects > 0
+      ? tr('welcome.lineWithProjects', { agent, sessions: trn('welcome.sessions', sessions), projects: trn('welcome.projects', projects) })
+      : tr('welcome.line', { agent, sessions: trn('welcome.sessions', sessions) }),
+  lineWithProjects: (agent: string, sessions: number, projects: number): string =>
+    tr('welcome.lineWithProjects', { agent, sessions: trn('welcome.sessions', sessions), projects: trn('welcome.projects', projects) }),
+  sessions: (n: number) => trn('welcome.sessions', n),
+  projects: (n: number) => trn('welcome.projects', n),
+  /** The four things people come for: `[what, how]`. */
+  get tasks(): readonly (readonly [string, string])[] {
+    const t = L.welcome.tasks
+    return [
+      [t.find.what, t.find.how],
+      [t.continue.what, t.continue.how],
+      [t.undo.what, t.undo.how],
+      [t.share.what, t.share.how],
+    ]
+  },
+})
 
 /** One "Agent: N sessions in M projects" line per agent with sessions, in the library's agent order. */
 export function welcomeSummary(library: Library): string[] {

@@ -1,4 +1,5 @@
 /** Byte sizes for people: `512 B`, `1.4 KB`, `3.2 MB` (1 KB = 1024 bytes), in the user's locale. */
+import { displayLocale } from '../format'
 
 const UNITS = ['B', 'KB', 'MB', 'GB', 'TB'] as const
 
@@ -12,5 +13,5 @@ export function formatBytes(bytes: number): string {
     u++
   }
   const digits = u === 0 || v >= 100 ? 0 : 1
-  return `${new Intl.NumberFormat(undefined, { maximumFractionDigits: digits }).format(v)} ${UNITS[u]}`
+  return `${new Intl.NumberFormat(displayLocale(), { maximumFractionDigits: digits }).format(v)} ${UNITS[u]}`
 }

@@ -1,10 +1,13 @@
 /**
  * The window's own state: the view shown, the theme, which dialog is open (open-folder, command
  * palette, About), and a passing notice (e.g. "drag and drop needs the desktop app"). The view is
- * kept in sessionStorage (a reload stays on it); the theme choice in localStorage (see theme.ts).
+ * kept in sessionStorage (a reload stays on it); the theme choice in localStorage (see theme.ts),
+ * and the UI language choice too (see locale.ts).
  */
 import { defineStore } from 'pinia'
 import { computed, ref, watch } from 'vue'
+import { LOCALES } from '../i18n'
+import { applyLocale, loadLanguageChoice, resolveLanguage, saveLanguageChoice, systemLanguages, type LanguageChoice } from '../locale'
 import { applyTheme, loadChoice, nextChoice, resolveTheme, saveChoice, systemDarkQuery, type ThemeChoice } from '../theme'
 import { isViewId, type ViewId } from '../views'
 import { useLibraryStore } from './library'
@@ -32,6 +35,12 @@ export const useUiStore = defineStore('ui', () => {
   const themeChoice = ref<ThemeChoice>(loadChoice())
   const systemDark = ref(false)
   const theme = computed(() => resolveTheme(themeChoice.value, systemDark.value))
+  const languageChoice = ref<LanguageChoice>(loadLanguageChoice(LOCALES))
+  const systemPreferred = ref<readonly string[]>(systemLanguages())
+  /** The shipped language that best matches the system's preferences. */
+  const systemLanguage = computed(() => resolveLanguage('system', systemPreferred.value, LOCALES))
+  /** The UI language in effect (a locale file's code). */
+  const language = computed(() => resolveLanguage(languageChoice.value, systemPreferred.value, LOCALES))
   const openFolderOpen = ref(false)
   const paletteOpen = ref(false)
   const aboutOpen = ref(false)
@@ -71,6 +80,21 @@ export const useUiStore = defineStore('ui', () => {
     watch(theme, (t) => applyTheme(t), { immediate: true })
   }
 
+  /**
+   * Follow the system's languages (the `languagechange` event) and put the UI language in effect
+   * (vue-i18n, Intl formatting, `<html lang>`); call once, at start, before mounting.
+   */
+  function startLanguage(): void {
+    if (typeof window !== 'undefined') window.addEventListener('languagechange', () => (systemPreferred.value = systemLanguages()))
+    watch(language, (code) => applyLocale(code), { immediate: true, flush: 'sync' })
+  }
+
+  /** Choose the UI language, or `system` (kept for next time; applied at once, no reload). */
+  function setLanguage(choice: LanguageChoice): void {
+    languageChoice.value = choice
+    saveLanguageChoice(choice)
+  }
+
   /** Choose a theme (kept for next time). */
   function setTheme(choice: ThemeChoice): void {
     themeChoice.value = choice
@@ -107,6 +131,9 @@ export const useUiStore = defineStore('ui', () => {
     view,
     themeChoice,
     theme,
+    languageChoice,
+    systemLanguage,
+    language,
     openFolderOpen,
     paletteOpen,
     aboutOpen,
@@ -117,6 +144,8 @@ export const useUiStore = defineStore('ui', () => {
     anyDialogOpen,
     setActionDialog,
     startTheme,
+    startLanguage,
+    setLanguage,
     setTheme,
     cycleTheme,
     show,

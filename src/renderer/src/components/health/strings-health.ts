@@ -1,21 +1,16 @@
-/** Words of the Health view (issue 14 "Reading health"). */
-export const healthStrings = {
-  open: 'What Sepia read',
-  title: 'Reading health',
-  loading: 'Reading every session to see what Sepia understood…',
-  close: 'Close',
-  none: 'Nothing to report for this agent.',
-  sessions: (n: number) => `${n} ${n === 1 ? 'session' : 'sessions'}`,
-  files: (n: number) => `${n} ${n === 1 ? 'file' : 'files'}`,
-  records: (n: number) => `${n} ${n === 1 ? 'record' : 'records'}`,
-  unknownType: (count: number, type: string) => `${count} "${type}" ${count === 1 ? 'record' : 'records'} of a kind Sepia does not read yet were skipped`,
-  firstAt: 'first at',
-  skippedFile: 'Could not be read',
-  partial: 'Read only in part',
-  unanswered: (n: number, names: string) => `${n} tool ${n === 1 ? 'call' : 'calls'} with no recorded result (${names})`,
-  unread: (name: string, n: number) => `Found ${n} ${name} ${n === 1 ? 'store' : 'stores'}; Sepia cannot read ${name} history yet.`,
-  openSession: 'Open session',
-  report: 'Report a problem',
-  reportHint: 'Writes a masked copy of this file (secrets, user names and home paths replaced) that you can attach to a bug report. Nothing is sent.',
-  reported: (path: string, secrets: number) => `Wrote ${path} (${secrets} ${secrets === 1 ? 'secret' : 'secrets'} masked). Nothing was sent.`,
-}
+/**
+ * Words of the Health view (issue 14 "Reading health"): `health.*` in `locales/*.json`; plain
+ * entries are live getters, entries that take values are functions (see i18n.ts).
+ */
+import { L, tr, trn, withValues } from '../../i18n'
+
+export const healthStrings = withValues(L.health, {
+  sessions: (n: number) => trn('health.sessions', n),
+  files: (n: number) => trn('health.files', n),
+  records: (n: number) => trn('health.records', n),
+  unknownType: (n: number, type: string) => trn('health.unknownType', n, { type }),
+  unanswered: (n: number, names: string) => trn('health.unanswered', n, { names }),
+  unread: (name: string, n: number) => trn('health.unread', n, { name }),
+  secrets: (n: number) => trn('health.secrets', n),
+  reported: (path: string, secrets: number) => tr('health.reported', { path, secrets: trn('health.secrets', secrets) }),
+})

@@ -5,11 +5,14 @@
  * file so the main strings file stays short.
  */
 import type { RestoreFileStatus } from '../../shared/checkpoints'
-import type { WarningSeverity } from '../../shared/convert'
+import type { ConvertWarning, ConvertWarningKind, WarningSeverity } from '../../shared/convert'
 import type { ExportFormat } from '../../shared/export'
 
 const nf = new Intl.NumberFormat()
 const plural = (n: number, one: string, many: string): string => `${nf.format(n)} ${n === 1 ? one : many}`
+
+/** A convert warning of one kind, in the user's words. */
+type PlainWarnings = { [K in ConvertWarningKind]?: (w: Extract<ConvertWarning, { kind: K }>) => string }
 
 /** Strings of the session actions, grouped by dialog. */
 export const actionStrings = {
@@ -28,7 +31,6 @@ export const actionStrings = {
     folderLabel: 'Folder',
     folderPlaceholder: '/home/ana/review  or  C:\\Users\\ana\\review',
     typedFolderHint: 'Type the full path of a folder. In the browser, Sepia cannot show a folder picker.',
-    errorCode: (code: string) => `(${code})`,
     allowQuestion: 'Allow Sepia to write into',
     allowWhy: 'Sepia writes only into folders you choose. This allows this one action; nothing else is written there.',
     allowOnce: 'Allow once',
@@ -51,6 +53,31 @@ export const actionStrings = {
     lost: (n: number) => `${plural(n, 'kind of content', 'kinds of content')} left out`,
     changes: (n: number) => plural(n, 'change', 'changes'),
     severity: { loss: 'left out', change: 'changed', info: 'note' } satisfies Record<WarningSeverity, string>,
+    /**
+     * Issue 17: what the user loses, in their words, for the warnings whose own text
+     * (`describeWarning`, src/shared/convert.ts) speaks of signatures, prompts, ids or pairing.
+     * The dialog shows this line, with the technical text one click away under {@link actionStrings.convert.warningWhy}.
+     */
+    warningPlain: {
+      'thinking-unsigned-dropped': (w) =>
+        `The model’s reasoning (“Thinking”) in ${plural(w.count, 'place', 'places')} is not carried over: the other agent’s model would refuse it. Every message and answer is kept.`,
+      'thinking-other-provider-dropped': (w) =>
+        `The model’s reasoning (“Thinking”) in ${plural(w.count, 'place', 'places')} is not carried over: it can only go back to the company whose model wrote it. Every message and answer is kept.`,
+      'input-usage-dropped': (w) =>
+        `How much of the model’s memory ${plural(w.count, 'message', 'messages')} used is not carried over (it was counted for another agent), so the other agent does not shorten the conversation at once. The conversation itself is kept.`,
+      'usage-not-representable': (w) =>
+        `Token and cost numbers of ${plural(w.count, 'message', 'messages')} are not carried over: the other agent has no place for them. The conversation itself is kept.`,
+      'tool-id-rewritten': (w) => `${plural(w.count, 'tool step was', 'tool steps were')} given a new label the other agent accepts. Nothing is lost.`,
+      'orphan-result-as-text': (w) => `${plural(w.count, 'tool output', 'tool outputs')} whose request is missing kept as plain text.`,
+      'unpaired-call-result-added': (w) =>
+        `${plural(w.count, 'tool step', 'tool steps')} never got an answer; each is marked “no result recorded” so the other agent keeps it.`,
+      'result-moved': (w) => `${plural(w.count, 'tool output', 'tool outputs')} moved next to the step that asked for it. Nothing is lost.`,
+      'twin-folded': (w) => `${plural(w.count, 'answer', 'answers')} that the agent stored twice written once. Nothing is lost.`,
+      'block-dropped': (w) => `${plural(w.count, 'piece', 'pieces')} of content with no text, of a kind Sepia cannot show, left out.`,
+      'event-dropped': (w) => `${plural(w.count, 'marker', 'markers')} (“${w.event}”) left out: they are not messages.`,
+    } satisfies PlainWarnings as PlainWarnings,
+    /** The fold under a plain warning with Sepia's technical reason. */
+    warningWhy: 'Why',
     counts: (messages: number, tools: number) => `${plural(messages, 'message', 'messages')}, ${plural(tools, 'tool call', 'tool calls')}`,
     writesInto: 'Writes into',
     cannotWrite: (name: string) => `Sepia cannot write ${name} sessions yet.`,

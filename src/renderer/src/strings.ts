@@ -159,12 +159,43 @@ export const strings = {
     emptyNoHome: 'No agent history found. Open a folder that holds agent history, or try the demo library to see what Sepia shows.',
     errorTitle: 'Sepia could not read the library',
     sessionErrorTitle: 'This session could not be opened',
-    errorCode: (code: string) => `Error code: ${code}`,
     retry: 'Try again',
     noSelectionTitle: 'Choose a session',
     noSelectionBody: 'Pick a session on the left to read it here.',
     dismiss: 'Dismiss',
     noViewTitle: 'Nothing to show yet',
+  },
+
+  /**
+   * What happened, per error code, in plain words: shown instead of the message from main when
+   * that message uses internal words (codes, "store", "IR", option names; see `errors.ts`
+   * `plainError`). The message itself stays under "Details".
+   */
+  errorWhat: {
+    NOT_FOUND: 'Sepia could not find that on this computer.',
+    NOT_A_DIRECTORY: 'That is a file, not a folder.',
+    SESSION_NOT_FOUND: 'That conversation is not there any more.',
+    UNKNOWN_AGENT: 'Sepia does not know the agent this belongs to.',
+    UNKNOWN_METHOD: 'The window and the rest of Sepia are from different versions.',
+    BAD_ARGUMENT: 'Sepia was asked something it could not understand.',
+    UNAUTHORIZED: 'This page is no longer connected to Sepia.',
+    READ_FAILED: 'Sepia could not read part of the conversation files.',
+    CANNOT_WRITE: 'Sepia cannot write conversations for that agent yet.',
+    PATH_NOT_ALLOWED: 'Sepia did not use that folder, because you have not chosen it.',
+    WRITE_FAILED: 'Sepia could not write the files.',
+    CHECKPOINT_NOT_FOUND: 'That checkpoint is not in the conversation any more.',
+    TARGET_REQUIRED: 'Sepia needs to know which folder to use.',
+    CANCELLED: 'Stopped.',
+    ALREADY_EXISTS: 'Something with that name is already there.',
+    UNAVAILABLE: 'This is not available here.',
+    INTERNAL: 'Something went wrong inside Sepia.',
+  } satisfies Record<ErrorCode, string>,
+
+  /** The fold under an error with what a bug report needs: the code, Sepia's own message, the file. */
+  errorDetails: {
+    summary: 'Details',
+    code: (code: string) => `Error code: ${code}`,
+    message: (message: string) => `Sepia said: ${message}`,
   },
 
   /** What to do next, per error code: plain words for people who are not engineers. */
@@ -178,7 +209,7 @@ export const strings = {
     UNAUTHORIZED: 'This page lost its access key. Open Sepia again from the link it printed.',
     READ_FAILED: 'Sepia could not read a file. Check that you have permission to read the folder, then reload.',
     CANNOT_WRITE: 'Sepia cannot write sessions for that agent yet. Choose another agent.',
-    PATH_NOT_ALLOWED: 'Sepia may only use folders you opened or picked. Open or pick that folder first.',
+    PATH_NOT_ALLOWED: 'Sepia writes only into folders you choose. Choose the folder again, or type it and press “Allow once” when Sepia asks.',
     WRITE_FAILED: 'Nothing was changed. Check that the folder exists, that you may write there and that the disk is not full, then try again.',
     CHECKPOINT_NOT_FOUND: 'That checkpoint is no longer in the session. Reload the library and pick a checkpoint again.',
     TARGET_REQUIRED: 'Sepia does not know where this project lives on this computer. Pick the project folder.',

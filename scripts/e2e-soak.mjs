@@ -77,17 +77,24 @@ function startLoad(kind) {
   }
 }
 
-/** One round: the e2e suite once. Returns {ok, passed, failed, failures[], seconds, load}. */
-function round(files) {
+/** The round's vitest, while it runs (its own process group, so a stop ends it and its workers). */
+let current = null
+
+/** One round: the e2e suite once. Resolves {ok, passed, failed, failures[], seconds, load}. */
+async function round(files) {
   const dir = mkdtempSync(join(tmpdir(), 'sepia-soak-'))
   const report = join(dir, 'vitest.json')
   const started = Date.now()
-  const r = spawnSync(node, [pkgFile('vitest/vitest.mjs'), 'run', ...(files.length ? files : ['tests/e2e']), '--reporter=dot', '--reporter=json', `--outputFile.json=${report}`], {
+  const child = spawn(node, [pkgFile('vitest/vitest.mjs'), 'run', ...(files.length ? files : ['tests/e2e']), '--reporter=dot', '--reporter=json', `--outputFile.json=${report}`], {
     cwd: root,
     stdio: ['ignore', 'inherit', 'inherit'],
     env: process.env,
+    detached: true,
   })
-  const out = { ok: r.status === 0, passed: 0, failed: 0, failures: [], seconds: Math.round((Date.now() - started) / 1000), load: loadavg()[0] }
+  current = child
+  const status = await new Promise((resolve) => child.on('exit', (code) => resolve(code ?? 1)))
+  current = null
+  const out = { ok: status === 0, passed: 0, failed: 0, failures: [], seconds: Math.round((Date.now() - started) / 1000), load: loadavg()[0] }
   if (existsSync(report)) {
     const j = JSON.parse(readFileSync(report, 'utf8'))
     out.passed = j.numPassedTests ?? 0
@@ -111,7 +118,16 @@ if (opts.build) {
 }
 
 const stop = startLoad(opts.load)
-const cleanup = () => stop()
+const cleanup = () => {
+  stop()
+  if (current) {
+    try {
+      process.kill(-current.pid, 'SIGTERM')
+    } catch {
+      // already gone
+    }
+  }
+}
 process.on('exit', cleanup)
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => process.exit(130))
 
@@ -119,7 +135,7 @@ const results = []
 console.log(`== soak: ${opts.rounds} rounds of ${opts.files.length ? opts.files.join(' ') : 'tests/e2e'}, load: ${opts.load}, ${availableParallelism()} cores, load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`)
 for (let i = 1; i <= opts.rounds; i++) {
   console.log(`\n== round ${i}/${opts.rounds}`)
-  const r = round(opts.files)
+  const r = await round(opts.files)
   results.push(r)
   console.log(`round ${i}: ${r.ok ? 'PASS' : 'FAIL'} (${r.passed} passed, ${r.failed} failed, ${r.seconds} s, load average ${r.load.toFixed(2)})`)
   for (const f of r.failures) console.log(`  failed: ${f}`)

@@ -363,6 +363,7 @@ export interface SessionSummary {
   format: string
   files: string[]
   home: string
+  /** Problems met reading the session: its `error` and `warning` diagnostics (`info` notes are not counted). */
   diagnosticCount: number
   /** Copied from {@link Session.recovered}: the session was rebuilt from a secondary source. */
   recovered?: { source: string; path: string }

@@ -22,22 +22,35 @@ if (skip) console.warn(`Skipping browser tests: ${skip}`)
 const shots = join(ROOT, 'test-results')
 const SESSION = 'c79310a4-1627-4beb-8788-81d2e0fc6af8'
 
-describe.skipIf(skip !== undefined).each(['light', 'dark'] as const)('accessibility in the %s theme', (scheme) => {
+// Each check waits on conditions (views settling, axe finding none); at load ~25 on 2 cores they
+// take longer than the default 30 s (issue 17: load-proof e2e).
+describe.skipIf(skip !== undefined).each(['light', 'dark'] as const)('accessibility in the %s theme', { timeout: 150_000 }, (scheme) => {
   let server: HttpServerHandle
   let browser: Browser
   let page: Page
 
-  /** Screenshot the state and assert axe finds no violation of any impact in it (or inside `include`). */
+  /**
+   * Screenshot the state and assert axe finds no violation of any impact in it (or inside
+   * `include`). axe runs again until it finds none, for up to 30 s: on a loaded machine a view can
+   * still be dimmed while it reloads (the Timeline's `.stale` table at 60 % opacity failed
+   * color-contrast at load 25). A violation that stays fails with the last list.
+   */
   async function expectClean(name: string, include?: string): Promise<void> {
+    let found = await violations(page, include)
+    if (found.length) {
+      await expect
+        .poll(async () => (found = await violations(page, include)).length, { timeout: 30_000, interval: 500 })
+        .toBe(0)
+        .catch(() => undefined)
+    }
     await page.screenshot({ path: join(shots, `a11y-${scheme}-${name}.png`) })
-    const found = await violations(page, include)
     expect(found, `${name} (${scheme}):\n${JSON.stringify(found, null, 2)}`).toEqual([])
   }
 
-  /** Wait (up to 15 s) until nothing inside `scope` is loading any more. */
+  /** Wait (up to 60 s: a loaded machine) until nothing inside `scope` is loading any more. */
   async function settled(scope: string): Promise<void> {
     await page
-      .waitForFunction((sel) => !document.querySelector(`${sel} [data-testid="loading-state"], ${sel} [aria-busy="true"]`), scope, { timeout: 15_000 })
+      .waitForFunction((sel) => !document.querySelector(`${sel} [data-testid="loading-state"], ${sel} [aria-busy="true"]`), scope, { timeout: 60_000 })
       .catch(() => undefined)
   }
 

@@ -126,7 +126,7 @@ describe.skipIf(skip !== undefined)('virtual transcript, find in session, open b
     const card = page.locator('[data-testid="tool-call"] details[open]').filter({ hasText: NEEDLE })
     await waitFor(() => card.count()).toBe(1)
     await waitFor(() => page.evaluate(() => (CSS as unknown as { highlights: Map<string, { size: number }> }).highlights.get('sepia-find-current')?.size ?? 0)).toBeGreaterThanOrEqual(1)
-    expect(await page.locator('[data-testid="message"][data-focused="true"]').count()).toBe(1)
+    await waitFor(() => page.locator('[data-testid="message"][data-focused="true"]').count()).toBe(1)
     expect(await elements()).toBeLessThan(MAX_ELEMENTS)
     // A word in every turn: next and previous step through the messages.
     await input.fill('exports one constant')

@@ -29,8 +29,9 @@ import { dirname } from 'node:path'
 /**
  * Version of the catalog's schema; a catalog with another version is emptied and rebuilt. 6: the
  * search index holds masked text (issue 16), and readers mark CLI-injected records (issue 14).
+ * 7: a session's `diagnostic_count` counts problems only, not `info` notes (issue 17).
  */
-export const SCHEMA_VERSION = 6
+export const SCHEMA_VERSION = 7
 
 /** File name of the catalog inside the app data folder. */
 export const CATALOG_FILE = 'catalog.sqlite'

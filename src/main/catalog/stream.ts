@@ -12,7 +12,7 @@
  */
 import type { MessageNode } from '../../shared/ir'
 import type { AgentDefinition, NodeStream, ReadContext, StoreRef, StreamedSession } from '../agents/types'
-import { isPrompt, summarize } from '../ir/build'
+import { isPrompt, problemCount, summarize } from '../ir/build'
 import { encryptionKeyFiles } from '../secrets'
 import { countedModel, keptDiagnostics, MAX_DIAGNOSTICS, messageRow, skeletonJson, skeletonNode, skeletonShell, toolNamesOf } from './extract'
 import type { CatalogStore, FileStamp } from './store'
@@ -107,7 +107,7 @@ export class SessionIndexer implements NodeStream {
       })
     }
     const session = streamed.session
-    const summary = summarize(session, ref.home, streamed.totals, session.diagnostics.length + streamed.droppedDiagnostics)
+    const summary = summarize(session, ref.home, streamed.totals, problemCount(session.diagnostics) + streamed.droppedDiagnostics)
     return this.writer.finish(
       {
         ref,

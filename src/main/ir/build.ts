@@ -154,11 +154,21 @@ export function oneLine(text: string, max: number): string {
 }
 
 /**
+ * How many of `diagnostics` are problems: `error` and `warning` ones. An `info` diagnostic is a
+ * note that lost nothing the user needs (a Cursor edit or retry left out of the header list, a
+ * branch that starts anew); the session row does not badge it as a problem (issue 17: the demo
+ * shows 0 problems). The session view still lists every diagnostic.
+ */
+export function problemCount(diagnostics: readonly Pick<Diagnostic, 'severity'>[]): number {
+  return diagnostics.filter((d) => d.severity !== 'info').length
+}
+
+/**
  * The list entry for a session. `home` is the home folder it was found under. A streaming read
  * (the catalog's index path) passes the totals of the nodes it did not keep, and the number of
- * diagnostics when it kept only some.
+ * problem diagnostics ({@link problemCount}) when it kept only some.
  */
-export function summarize(session: Session, home: string, totals: NodeTotals = nodeTotals(session.nodes), diagnosticCount = session.diagnostics.length): SessionSummary {
+export function summarize(session: Session, home: string, totals: NodeTotals = nodeTotals(session.nodes), diagnosticCount = problemCount(session.diagnostics)): SessionSummary {
   const { messageCount, toolCallCount, usage } = totals
   const fp = totals.prompt
   const s: SessionSummary = {

@@ -6,6 +6,8 @@
  * Styled in styles.css. Where the API is missing the rows are still scrolled to, just not marked.
  */
 
+import type { MessageNode } from '../../shared/ir'
+
 /** Highlight names (see styles.css `::highlight(...)`). */
 export const FIND_HIGHLIGHT = 'sepia-find'
 export const FIND_CURRENT = 'sepia-find-current'
@@ -33,6 +35,25 @@ export function matchOffsets(hay: string, needle: string): number[] {
   const out: number[] = []
   for (let i = h.indexOf(n); i >= 0; i = h.indexOf(n, i + n.length)) out.push(i)
   return out
+}
+
+/**
+ * What of `node` must be unfolded for a find match of `query` to be seen: its thinking (folded
+ * under "Thinking" and not rendered until opened), and the ids of its own tool calls whose
+ * arguments hold the words (their cards are folded). Main's `findInSession` looks in the same
+ * places (text, thinking, tool call arguments). Case-insensitive; blank text unfolds nothing. Pure.
+ */
+export function foldedMatches(node: Pick<MessageNode, 'thinking' | 'toolCalls'>, query: string): { thinking: boolean; toolCallIds: string[] } {
+  const n = query.trim().toLowerCase()
+  if (!n) return { thinking: false, toolCallIds: [] }
+  const has = (v: unknown): boolean => {
+    if (v === undefined || v === null) return false
+    return (typeof v === 'string' ? v : JSON.stringify(v)).toLowerCase().includes(n)
+  }
+  return {
+    thinking: has(node.thinking),
+    toolCallIds: (node.toolCalls ?? []).filter((c) => has(c.arguments) || has(c.name)).map((c) => c.id),
+  }
 }
 
 /** Mark every match of `query` under `root`; the ones inside the row `currentNodeId` as current. `root` null clears. */

@@ -15,3 +15,9 @@ export const TOOLS_EXPAND: InjectionKey<Ref<ToolsExpandSignal>> = Symbol('tools-
  * Provided by SessionView, read by every ToolCallCard when it mounts and when the set changes.
  */
 export const TOOLS_UNFOLD: InjectionKey<Ref<ReadonlySet<string>>> = Symbol('tools-unfold')
+
+/**
+ * Node ids whose "Thinking" must be open (a find match lies in the thinking, issue 17).
+ * Provided by SessionView, read by every ThinkingBlock when it mounts and when the set changes.
+ */
+export const THINKING_UNFOLD: InjectionKey<Ref<ReadonlySet<string>>> = Symbol('thinking-unfold')

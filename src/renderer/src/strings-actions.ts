@@ -5,10 +5,13 @@
  * (strings.ts) under the keys below; kept in their own file so the main strings file stays short.
  */
 import type { RestoreFileStatus } from '../../shared/checkpoints'
-import type { WarningSeverity } from '../../shared/convert'
+import type { ConvertWarning, ConvertWarningKind, WarningSeverity } from '../../shared/convert'
 import type { ExportFormat } from '../../shared/export'
 import { formatList } from './format'
 import { count, L, tr, trn, withValues } from './i18n'
+
+/** A convert warning of one kind, in the user's words. */
+type PlainWarnings = { [K in ConvertWarningKind]?: (w: Extract<ConvertWarning, { kind: K }>) => string }
 
 /** Strings of the session actions, grouped by dialog. */
 export const actionStrings = {
@@ -29,6 +32,24 @@ export const actionStrings = {
     cannotWrite: (name: string) => tr('convert.cannotWrite', { name }),
     submit: (name: string) => tr('convert.submit', { name }),
     doneTitle: (name: string) => tr('convert.doneTitle', { name }),
+    /**
+     * Issue 17: what the user loses, in their words, for the warnings whose own text
+     * (`describeWarning`, src/shared/convert.ts) speaks of signatures, prompts, ids or pairing.
+     * The dialog shows this line, with the technical text one click away under `warningWhy`.
+     */
+    warningPlain: {
+      'thinking-unsigned-dropped': (w) => trn('convert.warningPlain.thinking-unsigned-dropped', w.count),
+      'thinking-other-provider-dropped': (w) => trn('convert.warningPlain.thinking-other-provider-dropped', w.count),
+      'input-usage-dropped': (w) => trn('convert.warningPlain.input-usage-dropped', w.count),
+      'usage-not-representable': (w) => trn('convert.warningPlain.usage-not-representable', w.count),
+      'tool-id-rewritten': (w) => trn('convert.warningPlain.tool-id-rewritten', w.count),
+      'orphan-result-as-text': (w) => trn('convert.warningPlain.orphan-result-as-text', w.count),
+      'unpaired-call-result-added': (w) => trn('convert.warningPlain.unpaired-call-result-added', w.count),
+      'result-moved': (w) => trn('convert.warningPlain.result-moved', w.count),
+      'twin-folded': (w) => trn('convert.warningPlain.twin-folded', w.count),
+      'block-dropped': (w) => trn('convert.warningPlain.block-dropped', w.count),
+      'event-dropped': (w) => trn('convert.warningPlain.event-dropped', w.count, { event: w.event }),
+    } satisfies PlainWarnings as PlainWarnings,
     /** After "Open in terminal": the terminal Sepia started ("gnome-terminal", "Windows Terminal"). */
     openedTerminal: (terminal: string) => tr('convert.openedTerminal', { terminal }),
     readBack: (messages: number, tools: number) =>

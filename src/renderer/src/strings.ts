@@ -159,6 +159,19 @@ export const strings = withValues(L, {
   /** Search, Usage, Timeline and Settings views, the recovered badge, the toolbar's index progress (strings-views.ts). */
   ...viewStrings,
 
+  /**
+   * What happened, per error code, in plain words: shown instead of the message from main when
+   * that message uses internal words (codes, "store", "IR", option names; see `errors.ts`
+   * `plainError`). The message itself stays under "Details".
+   */
+  errorWhat: L.errorWhat satisfies Record<ErrorCode, string>,
+
+  /** The fold under an error with what a bug report needs: the code, Sepia's own message. */
+  errorDetails: withValues(L.errorDetails, {
+    code: (code: string) => tr('errorDetails.code', { code }),
+    message: (message: string) => tr('errorDetails.message', { message }),
+  }),
+
   /** The archive: first-start question, retention warnings, Put back, its Settings (strings-archive.ts; English only so far). */
   ...archiveStrings,
 

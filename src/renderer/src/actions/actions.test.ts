@@ -5,12 +5,12 @@
 import { describe, expect, it } from 'vitest'
 import type { AgentInfo } from '../../../shared/api'
 import type { RestoreFilePreview } from '../../../shared/checkpoints'
-import type { ConvertPlan } from '../../../shared/convert'
+import { describeWarning, type ConvertPlan, type ConvertWarning } from '../../../shared/convert'
 import type { TaskProgress } from '../../../shared/export'
 import { buildCommands, type CommandActions } from '../commands'
 import { library as libraryOf } from '../test/fixtures'
 import { formatBytes } from './bytes'
-import { firstWritable, lossSummary, targetRows } from './convert-view'
+import { firstWritable, lossSummary, targetRows, warningRow } from './convert-view'
 import { base64ToBytes, contentToBlob } from './download'
 import { defaultSelection, sameFolder, selectAll, selectedPaths, toggle } from './restore-select'
 import { bundleName, joinPath, runTask } from './task'
@@ -71,12 +71,37 @@ describe('targetRows', () => {
       ['codex', false, 'Sepia cannot write Codex sessions yet.'],
     ])
     expect(rows[0]!.warnings).toEqual([
-      { kind: 'thinking-unsigned-dropped', severity: 'loss', count: 1, text: expect.stringContaining('1 thinking block without a provider signature left out') },
+      {
+        kind: 'thinking-unsigned-dropped',
+        severity: 'loss',
+        count: 1,
+        text: 'The model’s reasoning (“Thinking”) in 1 place is not carried over: the other agent’s model would refuse it. Every message and answer is kept.',
+        detail: expect.stringContaining('1 thinking block without a provider signature left out'),
+      },
       { kind: 'tool-mapped', severity: 'change', count: 2, text: '2 run_commands calls written as Bash.' },
     ])
     expect(firstWritable(rows)?.agent).toBe('claude-code')
     expect(lossSummary(rows[0]!.plan!)).toBe('1 kind of content left out')
     expect(lossSummary(plan({ losses: 0, warnings: [] }))).toBe('Nothing is lost')
+  })
+
+  it('says what the user loses in their words, with the technical wording as the detail (issue 17)', () => {
+    const jargon = /signature|prompt|provider|\bids?\b|paired|\bIR\b/i
+    const kinds: ConvertWarning[] = [
+      { kind: 'thinking-unsigned-dropped', count: 3 },
+      { kind: 'thinking-other-provider-dropped', count: 1, from: 'anthropic', to: 'openai' },
+      { kind: 'input-usage-dropped', count: 4 },
+      { kind: 'tool-id-rewritten', count: 2 },
+      { kind: 'unpaired-call-result-added', count: 1 },
+    ]
+    for (const w of kinds) {
+      const row = warningRow(w)
+      expect(row.text, w.kind).not.toMatch(jargon)
+      expect(row.detail, w.kind).toBe(describeWarning(w))
+    }
+    expect(warningRow({ kind: 'input-usage-dropped', count: 4 }).text).toContain('4 messages')
+    // A warning already in plain words keeps its one text, with no detail.
+    expect(warningRow({ kind: 'tool-mapped', count: 2, from: 'run_commands', to: 'Bash' })).toEqual({ kind: 'tool-mapped', severity: 'change', count: 2, text: '2 run_commands calls written as Bash.' })
   })
 
   it('has no writable row when no plan came back', () => {

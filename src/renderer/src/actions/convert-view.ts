@@ -2,10 +2,11 @@
  * What the "Continue in…" dialog lists, as data: one row per agent of the library other than the
  * session's own — the writable ones with their {@link ConvertPlan} (from `convertTargets`), the
  * others disabled with the reason — and each plan's warnings in plain words
- * (`describeWarning` from src/shared/convert.ts), losses first. Pure.
+ * (`strings.convert.warningPlain`, else `describeWarning` from src/shared/convert.ts), losses
+ * first, the technical wording kept as the row's `detail`. Pure.
  */
 import type { AgentInfo } from '../../../shared/api'
-import { describeWarning, WARNING_SEVERITY, type ConvertPlan, type WarningSeverity } from '../../../shared/convert'
+import { describeWarning, WARNING_SEVERITY, type ConvertPlan, type ConvertWarning, type WarningSeverity } from '../../../shared/convert'
 import type { AgentId } from '../../../shared/ir'
 import { strings } from '../strings'
 
@@ -13,8 +14,11 @@ import { strings } from '../strings'
 export interface WarningRow {
   kind: string
   severity: WarningSeverity
+  /** What the user loses or gets, in their words. */
   text: string
   count: number
+  /** The technical wording (`describeWarning`), when `text` is the plain one: shown one click away. */
+  detail?: string
 }
 
 /** One target agent in the dialog. */
@@ -28,9 +32,18 @@ export interface TargetRow {
   warnings: WarningRow[]
 }
 
+/** One warning in the user's words, with the technical wording as its detail where they differ. */
+export function warningRow(w: ConvertWarning): WarningRow {
+  const technical = describeWarning(w)
+  const plain = (strings.convert.warningPlain[w.kind] as ((x: ConvertWarning) => string) | undefined)?.(w)
+  const row: WarningRow = { kind: w.kind, severity: WARNING_SEVERITY[w.kind], text: plain ?? technical, count: w.count }
+  if (plain !== undefined) row.detail = technical
+  return row
+}
+
 /** The warnings of a plan in plain words, in the plan's order (losses first). */
 export function warningRows(plan: ConvertPlan): WarningRow[] {
-  return plan.warnings.map((w) => ({ kind: w.kind, severity: WARNING_SEVERITY[w.kind], text: describeWarning(w), count: w.count }))
+  return plan.warnings.map(warningRow)
 }
 
 /**

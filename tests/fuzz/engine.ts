@@ -15,7 +15,7 @@
  * diagnostic naming it).
  */
 import { execFileSync } from 'node:child_process'
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
@@ -248,6 +248,13 @@ export async function runFuzz(opts: FuzzOptions = {}): Promise<FuzzReport> {
       // file-scoped read; it is not gone.)
       const dropped = t.baseline.sessions.filter((id) => t.sessionsOf.has(id) && !loaded.has(id) && !found.has(id))
       if (dropped.length && !named) report.silentDrops.push(`${where}: ${dropped.length} session(s) gone with no diagnostic naming the file, e.g. ${dropped.slice(0, 3).join(', ')}`)
+      // `SEPIA_FUZZ_KEEP=<dir>`: keep each silently dropping input (case number, file) for replay.
+      if (dropped.length && !named && process.env.SEPIA_FUZZ_KEEP) {
+        const keep = join(process.env.SEPIA_FUZZ_KEEP, `case-${report.cases}`, relative(t.home, t.file))
+        mkdirSync(dirname(keep), { recursive: true })
+        cpSync(t.file, keep)
+        writeFileSync(join(process.env.SEPIA_FUZZ_KEEP, `case-${report.cases}`, 'ORIGINAL'), original)
+      }
     } finally {
       lock?.close()
       rmSync(t.file, { force: true })

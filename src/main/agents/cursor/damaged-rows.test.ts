@@ -124,6 +124,31 @@ describe('cursor: a damaged row is named, the rest loads (issue 16)', async () =
     expect(baseline.filter((id) => !ids.includes(id))).toEqual([])
   })
 
+  it('a damaged global key index (fuzz seed 202): the database is named as damaged, with the count of chats it hides', async () => {
+    const h = home('global', () => {})
+    // The byte fuzz seed 202 changed: 'D' -> '@' in the key "composerData:<inline2>" inside the
+    // cursorDiskKV key index page ("composer@ata:…"). The index is then out of order: the range
+    // scan discovery runs skips inline1 and inline2 with no error, and `PRAGMA quick_check` says ok.
+    const d = new Database(h.db, { readonly: true })
+    const page = (d.prepare("SELECT rootpage FROM sqlite_master WHERE type = 'index' AND tbl_name = 'cursorDiskKV'").get() as { rootpage: number }).rootpage
+    const size = d.pragma('page_size', { simple: true }) as number
+    d.close()
+    const bytes = readFileSync(h.db)
+    const key = `composerData:${OLD.inline2}`
+    const at = bytes.subarray((page - 1) * size, page * size).indexOf(key) + (page - 1) * size
+    expect(at).toBeGreaterThan((page - 1) * size)
+    bytes[at + 'composer'.length] = '@'.charCodeAt(0)
+    writeFileSync(h.db, bytes)
+    const probe = new Database(h.db, { readonly: true })
+    const range = "key >= 'composerData:' AND key < 'composerData;'"
+    const viaIndex = (probe.prepare(`SELECT key FROM cursorDiskKV WHERE ${range}`).all() as { key: string }[]).map((r) => r.key)
+    const viaTable = (probe.prepare(`SELECT key FROM cursorDiskKV NOT INDEXED WHERE ${range}`).all() as { key: string }[]).map((r) => r.key)
+    expect(viaTable.filter((k) => !viaIndex.includes(k)).sort()).toEqual([`composerData:${OLD.inline1}`, key].sort())
+    expect(probe.pragma('quick_check', { simple: true })).toBe('ok')
+    probe.close()
+    await expectNamed(h, [OLD.inline1, OLD.inline2], /^the database is damaged: the cursorDiskKV key index lacks 2 composerData row\(s\) the table holds .*; 2 chat\(s\) may be missing$/)
+  })
+
   it('the undamaged fixture gets none of these warnings', async () => {
     const r = await readGenerated(cursor, t.home)
     expect(r.discovery.filter((d) => /damaged|does not use|not text|none of the fields/.test(d.message))).toEqual([])

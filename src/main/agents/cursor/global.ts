@@ -12,6 +12,7 @@
  *   `ItemTable['composer.composerHeaders']` = `{allComposers:[header…]}` (3.0+): project and
  *   parent links. Either can be missing or hold fewer rows than `composerData`.
  */
+import { statSync } from 'node:fs'
 import type { Diagnostic } from '../../../shared/ir'
 import { arr, decodeCell, type Json, num, obj, str, text } from './common/json'
 import { withSnapshot, type StoreSnapshot } from './common/snapshot'
@@ -134,8 +135,10 @@ function infoFromDoc(id: string, size: number, doc: Json): ComposerInfo {
 
 function scanComposers(s: StoreSnapshot, db: string, out: GlobalIndex, diagnostics: Diagnostic[]): void {
   type Row = { key: string; t: string; len: number | null; jt: string | null; f: string | null; ht: string | null; nh: number | null; ct: string | null; nc: number | null }
+  const seen = new Set<string>()
   for (const r of s.prepare(COMPOSER_SQL).iterate() as IterableIterator<Row>) {
     const id = r.key.slice('composerData:'.length)
+    seen.add(id)
     if (r.jt === 'object' && r.f !== null) {
       out.composers.set(id, info(id, r.len ?? 0, JSON.parse(r.f) as unknown[], r.ht, r.nh, r.ct, r.nc))
       continue
@@ -153,6 +156,51 @@ function scanComposers(s: StoreSnapshot, db: string, out: GlobalIndex, diagnosti
     if (c.otherId !== undefined) diagnostics.push({ severity: 'warning', path: db, message: `cursorDiskKV row "composerData:${c.id}" holds the document of composer ${c.otherId} (a damaged key or document); listed as ${c.id}`, agent: 'cursor' })
   }
   reportStrayComposerRows(s, db, out.composers, diagnostics)
+  reportIndexDamage(s, db, seen, diagnostics)
+}
+
+/**
+ * Databases up to this many bytes get the key-index check of {@link reportIndexDamage} (a scan of
+ * the table's leaf pages; measured in tests/fuzz/REPORT.md). Larger ones (real global stores reach
+ * 1–2.3 GB, §F17) are not checked: index damage there stays unseen.
+ */
+export const INDEX_CHECK_MAX_BYTES = 64 * 2 ** 20
+
+/** The composer keys as the table holds them, read past the key index (`NOT INDEXED`: a scan of the table's rows, keys only). */
+const TABLE_COMPOSER_KEYS_SQL = "SELECT key FROM cursorDiskKV NOT INDEXED WHERE key >= 'composerData:' AND key < 'composerData;'"
+
+/**
+ * Issue 16 (fuzz seed 202): discovery reads the composer keys through the `cursorDiskKV` key
+ * index (`sqlite_autoindex_cursorDiskKV_1`). A damaged index page (a flipped byte in a key, so
+ * the keys are out of order) makes the range scan skip rows with no SQLite error, and `PRAGMA
+ * quick_check` still says "ok" (only `integrity_check` compares an index with its table). SQLite
+ * pages have no checksum. For a database under {@link INDEX_CHECK_MAX_BYTES}, the composer keys
+ * of the table are read again without the index; keys the index did not give are one warning
+ * naming the database and the count (their composers are not listed: every later read of the
+ * row goes through the same index). `seen`: the composer ids the index scan gave.
+ */
+function reportIndexDamage(s: StoreSnapshot, db: string, seen: Set<string>, diagnostics: Diagnostic[]): void {
+  let size: number
+  try {
+    size = statSync(db).size
+  } catch {
+    return
+  }
+  if (size > INDEX_CHECK_MAX_BYTES) return
+  const missing: string[] = []
+  try {
+    for (const { key } of s.prepare(TABLE_COMPOSER_KEYS_SQL).iterate() as IterableIterator<{ key: unknown }>) {
+      if (typeof key !== 'string') continue
+      const id = key.slice('composerData:'.length)
+      if (!seen.has(id)) missing.push(id)
+    }
+  } catch (e) {
+    diagnostics.push({ severity: 'warning', path: db, message: `the database is damaged: reading the cursorDiskKV table past its key index failed (${(e as Error).message}); some chats may be missing`, agent: 'cursor' })
+    return
+  }
+  if (!missing.length) return
+  const shown = missing.slice(0, 5).join(', ') + (missing.length > 5 ? ', …' : '')
+  diagnostics.push({ severity: 'warning', path: db, message: `the database is damaged: the cursorDiskKV key index lacks ${missing.length} composerData row(s) the table holds (${shown}); ${missing.length} chat(s) may be missing`, agent: 'cursor' })
 }
 
 /**

@@ -2,6 +2,8 @@
  * `npm run fuzz -- --cases N --seconds S [--seed K]`: the fuzz engine (tests/fuzz/engine.ts) run
  * until N inputs or S seconds, whichever comes first. Prints cases tried, crashes, hangs over
  * 30 s, unbounded reads and silent drops; exits 1 when any of the four is above 0, 2 on bad usage.
+ * With `SEPIA_FUZZ_KEEP=<dir>` in the environment, each silently dropping input is kept for replay
+ * as `<dir>/case-<n>/<path in the home>` (the mutated file) next to `ORIGINAL` (the file before).
  */
 import { formatReport, runFuzz } from './engine'
 

@@ -64,9 +64,31 @@ describe('gemini: a damaged header is named, the rest loads (issue 16)', () => {
     for (const p of otherPrefixes(home)) expect(r.sessions.some((s) => s.id.startsWith(p)), p).toBe(true)
   })
 
+  it('a header whose projectHash is not text (fuzz seed 303): still the header, named on line 1; the session and its messages load', async () => {
+    const { home, file } = damaged((h) => Buffer.from(h.toString('utf8').replace(/"projectHash":"[^"]*"/, '"projectHash":{}')))
+    // Independent truth: the message lines of the damaged file (records with an "id").
+    const messageIds = new Set(
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .slice(1)
+        .filter(Boolean)
+        .map((l) => (JSON.parse(l) as { id?: string }).id)
+        .filter((id): id is string => typeof id === 'string'),
+    )
+    const r = await readHome(home)
+    const session = r.sessions.find((s) => s.id === THINK_ID)
+    expect(session).toBeDefined()
+    const warning = (session!.diagnostics ?? []).find((d) => d.path === file && /projectHash/.test(d.message))
+    expect(warning).toMatchObject({ severity: 'warning', line: 1 })
+    expect(session!.nodes.length).toBeGreaterThan(0)
+    expect(messageIds.size).toBeGreaterThan(0)
+    for (const p of otherPrefixes(home)) expect(r.sessions.some((s) => s.id.startsWith(p)), p).toBe(true)
+  })
+
   it('an undamaged home gets neither warning', async () => {
     const r = await readHome(REAL)
     expect(r.diagnostics.filter((d) => /UTF-8|does not start with/.test(d.message))).toEqual([])
+    expect(r.sessions.flatMap((s) => s.diagnostics ?? []).filter((d) => /projectHash/.test(d.message))).toEqual([])
   })
 
   it('a bad escape in the sessionId of a pretty-printed session does not stop discovery', async () => {

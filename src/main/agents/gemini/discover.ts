@@ -98,7 +98,8 @@ function idFromHead(path: string, head: string): string | undefined {
   const first = head.split('\n', 1)[0] ?? ''
   try {
     const r = JSON.parse(first) as Record<string, unknown>
-    if (typeof r?.sessionId === 'string' && typeof r.projectHash === 'string') return r.sessionId
+    // The header; one whose projectHash is damaged (not text) is still the header (read.ts names it).
+    if (typeof r?.sessionId === 'string' && r.projectHash !== undefined && r.type === undefined) return r.sessionId
     if (path.endsWith('.jsonl')) return undefined
   } catch {
     // not one JSON line: a pretty-printed object (looked for below) or a cut-short line

@@ -40,6 +40,11 @@ export function take(r: Json, log: ConversationLog, unknown: UnknownCounts, path
   if (typeof r.id === 'string') return log.message(r, path, line)
   if (obj(r.$set)) return log.set(obj(r.$set)!, path, line)
   if (typeof r.sessionId === 'string' && typeof r.projectHash === 'string') return log.header(r, path, line)
+  // A header whose projectHash is damaged (not a string): still the header, named (issue 16, fuzz seed 303).
+  if (typeof r.sessionId === 'string' && line === 1 && r.projectHash !== undefined && r.type === undefined) {
+    log.badHeaders.push({ path, line, field: 'projectHash' })
+    return log.header(r, path, line)
+  }
   const kind = str(r.type) ?? Object.keys(r).sort().join(',')
   unknown[kind] = (unknown[kind] ?? 0) + 1
   const text = recordText(r)

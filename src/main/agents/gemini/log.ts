@@ -56,6 +56,8 @@ export class ConversationLog {
   readonly rewindAnchors = new Map<number, string | undefined>()
   /** `$rewindTo` targets that named no message (the CLI then drops the whole history). */
   readonly unmatchedRewinds: { id: string; path: string; line?: number }[] = []
+  /** Header lines taken although a field has the wrong type (e.g. `projectHash` not a string). */
+  readonly badHeaders: { path: string; line: number; field: string }[] = []
   /** Counts of record kinds read. */
   readonly counts = { messageLines: 0, setLines: 0, snapshotMessages: 0, rewinds: 0, headers: 0 }
   private rewindGroups = 0

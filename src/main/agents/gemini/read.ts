@@ -105,6 +105,9 @@ export async function readSession(ref: StoreRef, _ctx: ReadContext): Promise<Ses
   for (const r of log.unmatchedRewinds) {
     addDiagnostic(session, { severity: 'warning', path: r.path, line: r.line, message: `$rewindTo names no message (${r.id}); the CLI drops the whole history here, Sepia keeps it as a branch` })
   }
+  for (const h of log.badHeaders) {
+    addDiagnostic(session, { severity: 'warning', path: h.path, line: h.line, message: `the header's ${h.field} is not text (a damaged header?); the session is read without it` })
+  }
   const header = applyHeaders(session, log, ref, primary)
   const { nodes, stats } = buildNodes(log)
   session.nodes = nodes

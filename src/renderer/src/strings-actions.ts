@@ -7,8 +7,12 @@
 import type { RestoreFileStatus } from '../../shared/checkpoints'
 import type { ConvertWarning, ConvertWarningKind, WarningSeverity } from '../../shared/convert'
 import type { ExportFormat } from '../../shared/export'
+import type { HomeOs } from '../../shared/ir'
 import { formatList } from './format'
 import { count, L, tr, trn, withValues } from './i18n'
+
+/** Operating system names as `describeWarning` (src/shared/convert.ts) writes them; product names, not translated. */
+const OS_NAMES: Record<HomeOs, string> = { linux: 'Linux', darwin: 'macOS', win32: 'Windows' }
 
 /** A convert warning of one kind, in the user's words. */
 type PlainWarnings = { [K in ConvertWarningKind]?: (w: Extract<ConvertWarning, { kind: K }>) => string }
@@ -36,6 +40,8 @@ export const actionStrings = {
      * Issue 17: what the user loses, in their words, for the warnings whose own text
      * (`describeWarning`, src/shared/convert.ts) speaks of signatures, prompts, ids or pairing.
      * The dialog shows this line, with the technical text one click away under `warningWhy`.
+     * Every other kind is here too so it reads in the user's language; its English message is
+     * `describeWarning`'s text word for word, so in English there is nothing under "Why".
      */
     warningPlain: {
       'thinking-unsigned-dropped': (w) => trn('convert.warningPlain.thinking-unsigned-dropped', w.count),
@@ -49,6 +55,23 @@ export const actionStrings = {
       'twin-folded': (w) => trn('convert.warningPlain.twin-folded', w.count),
       'block-dropped': (w) => trn('convert.warningPlain.block-dropped', w.count),
       'event-dropped': (w) => trn('convert.warningPlain.event-dropped', w.count, { event: w.event }),
+      // The kinds below: English is `describeWarning`'s own text (so no "Why" fold there), the other
+      // languages translate it.
+      'tool-mapped': (w) => trn('convert.warningPlain.tool-mapped', w.count, { from: w.from, to: w.to }),
+      'tool-kept': (w) => trn('convert.warningPlain.tool-kept', w.count, { name: w.name }),
+      'tool-split': (w) => trn('convert.warningPlain.tool-split', w.count, { name: w.name, into: count(w.into) }),
+      'tools-as-text': (w) => trn('convert.warningPlain.tools-as-text', w.count),
+      'image-as-note': (w) => trn('convert.warningPlain.image-as-note', w.count),
+      'file-as-note': (w) => trn('convert.warningPlain.file-as-note', w.count),
+      'injected-context-dropped': (w) => trn('convert.warningPlain.injected-context-dropped', w.count),
+      'system-message-dropped': (w) => trn('convert.warningPlain.system-message-dropped', w.count),
+      'branch-dropped': (w) => trn('convert.warningPlain.branch-dropped', w.count),
+      'subagent-flattened': (w) => trn('convert.warningPlain.subagent-flattened', w.count),
+      'checkpoints-dropped': (w) => trn('convert.warningPlain.checkpoints-dropped', w.count),
+      'empty-message-dropped': (w) => trn('convert.warningPlain.empty-message-dropped', w.count),
+      'message-skipped-by-target': (w) => trn('convert.warningPlain.message-skipped-by-target', w.count),
+      'foreign-project-path': (w) => tr('convert.warningPlain.foreign-project-path', { path: w.path, os: OS_NAMES[w.os] }),
+      'secrets-masked': (w) => trn('convert.warningPlain.secrets-masked', w.count),
     } satisfies PlainWarnings as PlainWarnings,
     /** After "Open in terminal": the terminal Sepia started ("gnome-terminal", "Windows Terminal"). */
     openedTerminal: (terminal: string) => tr('convert.openedTerminal', { terminal }),

@@ -172,10 +172,10 @@ export const strings = withValues(L, {
     message: (message: string) => tr('errorDetails.message', { message }),
   }),
 
-  /** The archive: first-start question, retention warnings, Put back, its Settings (strings-archive.ts; English only so far). */
+  /** The archive: first-start question, retention warnings, Put back, its Settings (strings-archive.ts). */
   ...archiveStrings,
 
-  /** Move to another computer…, Install a session bundle… (strings-move.ts; English only so far). */
+  /** Move to another computer…, Install a session bundle… (strings-move.ts). */
   ...moveStrings,
 
   /** The first-start welcome (welcome.ts). */

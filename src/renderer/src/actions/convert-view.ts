@@ -37,7 +37,7 @@ export function warningRow(w: ConvertWarning): WarningRow {
   const technical = describeWarning(w)
   const plain = (strings.convert.warningPlain[w.kind] as ((x: ConvertWarning) => string) | undefined)?.(w)
   const row: WarningRow = { kind: w.kind, severity: WARNING_SEVERITY[w.kind], text: plain ?? technical, count: w.count }
-  if (plain !== undefined) row.detail = technical
+  if (plain !== undefined && plain !== technical) row.detail = technical
   return row
 }
 

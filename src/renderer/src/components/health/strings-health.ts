@@ -2,7 +2,16 @@
  * Words of the Health view (issue 14 "Reading health"): `health.*` in `locales/*.json`; plain
  * entries are live getters, entries that take values are functions (see i18n.ts).
  */
-import { L, tr, trn, withValues } from '../../i18n'
+import type { HealthReport } from '../../../../shared/health'
+import { displayLocale } from '../../format'
+import { count, L, tr, trn, withValues } from '../../i18n'
+
+/** Share of records read, as `summarizeHealth` (src/main/health/report.ts) computes it: floored to 0.1, "100" when none skipped. */
+function percentRead(t: HealthReport['totals']): string {
+  if (t.recordsSkipped === 0) return count(100)
+  const pct = Math.floor(((t.records - t.recordsSkipped) / t.records) * 1000) / 10
+  return new Intl.NumberFormat(displayLocale(), { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(pct)
+}
 
 export const healthStrings = withValues(L.health, {
   sessions: (n: number) => trn('health.sessions', n),
@@ -13,4 +22,34 @@ export const healthStrings = withValues(L.health, {
   unread: (name: string, n: number) => trn('health.unread', n, { name }),
   secrets: (n: number) => trn('health.secrets', n),
   reported: (path: string, secrets: number) => tr('health.reported', { path, secrets: trn('health.secrets', secrets) }),
+  /** The parts {@link summary} is made of, each usable alone. */
+  summaryReadRecords: (pct: string, records: number, sessions: number) =>
+    tr('health.summaryReadRecords', { pct, records: trn('health.records', records), sessions: trn('health.sessions', sessions) }),
+  summarySkipped: (n: number) => trn('health.summarySkipped', n),
+  summaryReadSessions: (sessions: number, files: number) => tr('health.summaryReadSessions', { sessions: trn('health.sessions', sessions), files: trn('health.files', files) }),
+  summarySkippedFiles: (n: number) => trn('health.summarySkippedFiles', n),
+  summaryPartial: (n: number) => trn('health.summaryPartial', n),
+  summaryUnanswered: (n: number) => trn('health.summaryUnanswered', n),
+  summarySentence: (parts: readonly string[]) => tr('health.summarySentence', { parts: parts.join(tr('health.summarySeparator')) }),
+  summaryUnread: (sentence: string, agents: readonly string[]) => tr('health.summaryUnread', { sentence, agents: agents.join(', ') }),
+  /**
+   * The report's one sentence in the language in effect: the same parts, in the same order, as
+   * `summarizeHealth` (src/main/health/report.ts) writes into `HealthReport.summary` in English
+   * for `sepia doctor`.
+   */
+  summary: (r: Pick<HealthReport, 'totals' | 'homes'>): string => {
+    const t = r.totals
+    const parts: string[] = []
+    if (t.records > 0) {
+      parts.push(healthStrings.summaryReadRecords(percentRead(t), t.records, t.sessions))
+      if (t.recordsSkipped > 0) parts.push(healthStrings.summarySkipped(t.recordsSkipped))
+    } else if (t.sessions === 0) parts.push(tr('health.summaryNoSessions'))
+    else parts.push(healthStrings.summaryReadSessions(t.sessions, t.filesRead))
+    if (t.skippedFiles > 0) parts.push(healthStrings.summarySkippedFiles(t.skippedFiles))
+    if (t.partialSessions > 0) parts.push(healthStrings.summaryPartial(t.partialSessions))
+    if (t.toolCallsWithoutResult > 0) parts.push(healthStrings.summaryUnanswered(t.toolCallsWithoutResult))
+    const unread = [...new Set(r.homes.flatMap((h) => h.unreadStores.map((u) => u.agentName)))]
+    const s = healthStrings.summarySentence(parts)
+    return unread.length ? healthStrings.summaryUnread(s, unread) : s
+  },
 })

@@ -151,18 +151,29 @@ export function createApi(context: AppContext): SepiaService {
   const recoverWrites = (): Promise<InterruptedWrite[]> =>
     (recovering ??= recoverWriteJobs(appDataDir, checkpointRecovery(appDataDir, ctx.now), ctx.now).catch(() => []))
 
-  async function init(): Promise<void> {
-    if (initialised) return
-    initialised = true
+  // One first opening for every caller: the renderer asks for the library, the archive status and
+  // the retention warnings at once, and each must wait for the same homes (own home, else demo).
+  let initialising: Promise<void> | undefined
+  function init(): Promise<void> {
+    if (initialised) return Promise.resolve()
+    return (initialising ??= openFirst())
+  }
+  async function openFirst(): Promise<void> {
     await recoverWrites()
+    // openHome/openDemo may have opened homes meanwhile: they win.
+    if (initialised) return
     if (context.homes.length > 0) {
       for (const h of context.homes) await checkFolder(h)
+      if (initialised) return
       library.setHomes(await openPaths(context.homes, false, false))
+      initialised = true
       return
     }
     library.setHomes(await openPaths([context.ownHome], false, true))
     const lib = await library.load()
+    if (initialised) return
     if (lib.sessions.length === 0) library.setHomes(await openPaths(demoHomes(context.fixturesDir), true, false))
+    initialised = true
   }
 
   const api: SepiaService = {

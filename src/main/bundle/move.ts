@@ -36,6 +36,7 @@ import { openSqliteReadOnly } from '../util/sqlite'
 import { pathStyleOf } from '../move/paths'
 import { hashBytes, MANIFEST_NAME, MOVE_BUNDLE_FORMAT, readManifest, type BundleManifest, type ManifestFile, type MoveInfo } from './manifest'
 import { bundlePath, extractZip, ZipWriter } from './zip'
+import { stateDbPath } from '../agents/codex/state'
 
 /** The agents a move bundle can carry (issue 19: "Start with Claude Code and Codex"; Cline CLI 3's SDK store too). */
 export const MOVABLE_AGENTS: readonly AgentId[] = ['claude-code', 'codex', 'cline']
@@ -136,20 +137,8 @@ function codexThreadTree(refs: StoreRef[], id: string): StoreRef[] {
   return out
 }
 
-/** The newest `state_<n>.sqlite` of a Codex home (codex/state.ts picks the same one). */
-export async function codexStateDb(codexHome: string): Promise<string | undefined> {
-  let names: string[]
-  try {
-    names = await readdir(codexHome)
-  } catch {
-    return undefined
-  }
-  const found = names
-    .map((n) => ({ n, m: /^state(?:_(\d+))?\.sqlite$/.exec(n) }))
-    .filter((x) => x.m)
-    .sort((a, b) => Number(b.m![1] ?? 0) - Number(a.m![1] ?? 0))
-  return found[0] ? join(codexHome, found[0].n) : undefined
-}
+/** The newest `state_<n>.sqlite` of a Codex home: the one the reader uses (codex/state.ts). */
+export const codexStateDb = stateDbPath
 
 /** `threads` and `thread_spawn_edges` rows of `ids` (undefined when the home has no thread database). */
 async function codexIndexRows(codexHome: string, ids: string[]): Promise<MoveInfo['indexRows']> {

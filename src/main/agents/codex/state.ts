@@ -36,8 +36,11 @@ export interface StateIndex {
   idByFile: Map<string, string>
 }
 
-/** The newest `state_<n>.sqlite` (or `state.sqlite`) in `codexHome`, if any. */
-async function stateDbPath(codexHome: string): Promise<string | undefined> {
+/**
+ * The newest `state_<n>.sqlite` (or `state.sqlite`) in `codexHome`, if any (undefined when the
+ * folder cannot be read). Also used by the move bundle (src/main/bundle/move.ts).
+ */
+export async function stateDbPath(codexHome: string): Promise<string | undefined> {
   let names: string[]
   try {
     names = await readdir(codexHome)

@@ -19,6 +19,8 @@ export interface Notice {
   message: string
   /** What the button does: open the folder dialog. */
   action?: 'open-folder'
+  /** What the notice reports, for tests and styling (`data-kind` on the bar), e.g. 'put-back'. */
+  kind?: string
 }
 
 function storedView(): ViewId {

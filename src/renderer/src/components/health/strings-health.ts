@@ -2,15 +2,28 @@
  * Words of the Health view (issue 14 "Reading health"): `health.*` in `locales/*.json`; plain
  * entries are live getters, entries that take values are functions (see i18n.ts).
  */
-import type { HealthReport } from '../../../../shared/health'
-import { displayLocale } from '../../format'
-import { count, L, tr, trn, withValues } from '../../i18n'
+import type { HealthReport, InterruptedWrite } from '../../../../shared/health'
+import { displayLocale, formatDateTime } from '../../format'
+import { count, L, tr, trn, withValues, type MessageKey } from '../../i18n'
 
 /** Share of records read, as `summarizeHealth` (src/main/health/report.ts) computes it: floored to 0.1, "100" when none skipped. */
 function percentRead(t: HealthReport['totals']): string {
   if (t.recordsSkipped === 0) return count(100)
   const pct = Math.floor(((t.records - t.recordsSkipped) / t.records) * 1000) / 10
   return new Intl.NumberFormat(displayLocale(), { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(pct)
+}
+
+const JOB_KEYS: Record<InterruptedWrite['kind'], MessageKey> = {
+  convert: 'health.jobConvert',
+  restore: 'health.jobRestore',
+  undo: 'health.jobUndo',
+  export: 'health.jobExport',
+  collect: 'health.jobCollect',
+}
+const OUTCOME_KEYS: Record<InterruptedWrite['outcome'], MessageKey> = {
+  cleaned: 'health.outcomeCleaned',
+  finished: 'health.outcomeFinished',
+  kept: 'health.outcomeKept',
 }
 
 export const healthStrings = withValues(L.health, {
@@ -20,6 +33,13 @@ export const healthStrings = withValues(L.health, {
   unknownType: (n: number, type: string) => trn('health.unknownType', n, { type }),
   unanswered: (n: number, names: string) => trn('health.unanswered', n, { names }),
   unread: (name: string, n: number) => trn('health.unread', n, { name }),
+  /** One write job a killed Sepia left unfinished and the next start recovered, in the language in effect (not `InterruptedWrite.message`, which main writes in English). */
+  interrupted: (w: Pick<InterruptedWrite, 'kind' | 'outcome' | 'startedAt'>) =>
+    tr('health.interrupted', {
+      job: tr(JOB_KEYS[w.kind]),
+      time: formatDateTime(w.startedAt),
+      outcome: tr(OUTCOME_KEYS[w.outcome]),
+    }),
   secrets: (n: number) => trn('health.secrets', n),
   reported: (path: string, secrets: number) => tr('health.reported', { path, secrets: trn('health.secrets', secrets) }),
   /** The parts {@link summary} is made of, each usable alone. */

@@ -9,12 +9,25 @@ import type { ErrorCode } from '../../shared/api'
 import ActionError from './components/session-actions/ActionError.vue'
 import ErrorState from './components/ErrorState.vue'
 import { isPlainMessage, plainError } from './errors'
+import { applyLocale } from './locale'
 import { strings } from './strings'
 
 describe('plainError', () => {
   it('keeps a plain message, with the advice for its code and the code under Details', () => {
     const e = plainError({ code: 'NOT_FOUND', message: '/home/ana/old is not on this computer.', path: '/home/ana/old' })
     expect(e).toEqual({ what: '/home/ana/old is not on this computer.', advice: strings.errorAdvice.NOT_FOUND, details: ['Error code: NOT_FOUND'] })
+  })
+
+  it('in another language, shows the sentence for the code in that language, with the English message under Details', () => {
+    applyLocale('ja')
+    try {
+      const e = plainError({ code: 'NOT_FOUND', message: '/home/ana/old is not on this computer.', path: '/home/ana/old' })
+      expect(e.what).toBe(strings.errorWhat.NOT_FOUND)
+      expect(e.what).not.toMatch(/computer/)
+      expect(e.details.some((d) => d.includes('/home/ana/old is not on this computer.'))).toBe(true)
+    } finally {
+      applyLocale('en')
+    }
   })
 
   it('replaces messages with internal words by what happened in plain words; the message stays under Details', () => {

@@ -1,5 +1,6 @@
 /** Turning anything thrown by an API call into the plain error shape the views show, and into plain words. */
 import { SepiaError, type SepiaErrorShape } from '../../shared/api'
+import { i18n } from './i18n'
 import { strings } from './strings'
 
 /**
@@ -40,7 +41,10 @@ export function isPlainMessage(message: string): boolean {
 
 /** An error as the views show it. */
 export interface PlainError {
-  /** What happened: main's message when it is plain, else the code's plain sentence (`strings.errorWhat`). */
+  /**
+   * What happened: main's message when it is plain and the UI is in English (main writes English),
+   * else the code's plain sentence in the language in effect (`strings.errorWhat`).
+   */
   what: string
   /** What to do next (`strings.errorAdvice`). */
   advice: string
@@ -51,11 +55,14 @@ export interface PlainError {
 /**
  * What happened and what to do, in the user's words, with the code and Sepia's own wording one
  * click away under "Details" (issue 17). An `INTERNAL` error always gets the plain sentence: its
- * message is a bug's, not the user's. Pure.
+ * message is a bug's, not the user's. In another language than English, main's English message
+ * moves under "Details" and the code's sentence in that language is shown. Pure but for the
+ * language in effect.
  */
 export function plainError(e: SepiaErrorShape): PlainError {
   const code = e.code in strings.errorWhat ? e.code : 'INTERNAL'
-  const plain = code !== 'INTERNAL' && isPlainMessage(e.message)
+  const english = String(i18n.global.locale.value).startsWith('en')
+  const plain = english && code !== 'INTERNAL' && isPlainMessage(e.message)
   const details = [strings.errorDetails.code(e.code)]
   if (!plain && e.message.trim()) details.push(strings.errorDetails.message(e.message))
   return { what: plain ? e.message : strings.errorWhat[code], advice: strings.errorAdvice[code], details }

@@ -3,20 +3,11 @@
  * link. Works in browser mode (the browser's download) and in Electron (its save dialog); nothing
  * leaves the machine.
  */
+import { downloadBlob } from './actions/download'
 
 /** Offer `text` as a download named `fileName` (`mime` e.g. `text/csv`). */
 export function downloadText(fileName: string, text: string, mime: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type: `${mime};charset=utf-8` }))
-  const a = document.createElement('a')
-  a.href = url
-  a.download = fileName
-  a.rel = 'noopener'
-  a.style.display = 'none'
-  document.body.appendChild(a)
-  a.click()
-  a.remove()
-  // Give the browser time to start reading the Blob before it is released.
-  setTimeout(() => URL.revokeObjectURL(url), 10_000)
+  downloadBlob(new Blob([text], { type: `${mime};charset=utf-8` }), fileName)
 }
 
 /** A file-name-safe stamp of the local date, `YYYY-MM-DD`. */

@@ -183,7 +183,7 @@ export function messageNodes(m: Json, base: string, parent: string | undefined):
     if (thinking.length) node.thinking = thinking.join('\n\n')
     if (signatures.length) node.thinkingSignature = signatures.join('\n')
     if (hiddenFromUser) node.isMeta = true
-    if (meta) metadata.visibility = meta
+    if (meta && (meta.userVisible === false || meta.agentVisible === false)) metadata.visibility = meta
     if (str(m.id)) metadata.gooseId = str(m.id)
     if (Object.keys(metadata).length) node.metadata = metadata
     chain(node)

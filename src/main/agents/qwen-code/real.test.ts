@@ -103,3 +103,16 @@ describe('qwen-code: real CLI 0.15.10 store', () => {
     expect(data.sessions.filter((x) => x.agent === 'qwen-code').map((x) => x.id).sort()).toEqual(files.map((f) => f.replace(/\.jsonl$/, '')).sort())
   })
 })
+
+describe('qwen-code: sepia doctor', () => {
+  it('counts every record of the real store, by type and CLI version, none unknown', async () => {
+    const files = readdirSync(CHATS).filter((n) => n.endsWith('.jsonl'))
+    const lines = files.flatMap((f) => recordsOf(join(CHATS, f)))
+    const r = await runCli('doctor', '--home', HOME, '--json')
+    expect(r.code).toBe(0)
+    const report = JSON.parse(r.out) as { homes: { agents: { agent: string; records: number; unknownTypes: unknown[] }[] }[] }
+    const a = report.homes[0]!.agents.find((x) => x.agent === 'qwen-code')!
+    expect(a.records).toBe(lines.length)
+    expect(a.unknownTypes).toEqual([])
+  })
+})

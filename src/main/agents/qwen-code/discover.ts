@@ -9,6 +9,8 @@
  * Qwen Code keys the folder by the sanitized path under `projects/` and names the file by the
  * full session id. The project's `meta.json` beside `chats/` is listed as a secondary file.
  * `QWEN_RUNTIME_DIR` (a relocated runtime folder) is not followed: a copied home has none.
+ * `~/.qwen/tmp/<projectHash>/` (Gemini's older layout, which Qwen Code keeps for shell history and
+ * checkpoints, `Storage.getProjectTempDir`) holds no chats and is not read; the 0.15.10 run left none.
  */
 import { readdir, stat } from 'node:fs/promises'
 import type { Diagnostic } from '../../../shared/ir'

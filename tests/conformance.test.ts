@@ -50,6 +50,9 @@ const HOMES: Partial<Record<AgentId, () => string[]>> = {
   cursor: () => [generated('cursor', writeCursorHome)],
   'cursor-agent': () => [generated('cursor-agent', writeAgentHome)],
   'copilot-cli': () => ['agentv-permissions', 'agentv-eval-shutdown'].map((c) => join(REPO_ROOT, 'fixtures/public-real/copilot-cli', c, 'home')),
+  // The public real Goose sample (one session with no messages) is read in src/main/agents/goose/goose.test.ts.
+  goose: () => ['sqlite', 'jsonl'].map((c) => join(REPO_ROOT, 'fixtures/built/goose', c, 'home')),
+  'qwen-code': () => [real('qwen-code')],
 }
 
 /** Cut the last non-empty line of a text file in half (a write interrupted mid-line). */

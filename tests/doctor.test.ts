@@ -96,11 +96,10 @@ describe('sepia doctor', () => {
     }
   })
 
-  it('says plainly which stores it found but cannot read yet (Aider, Crush, Goose)', async () => {
+  it('says plainly which stores it found but cannot read yet (Aider, Crush)', async () => {
     const cases: [string, string, string][] = [
       ['aider/zen-mcp-interrupted', 'Aider', 'git/github/zen-mcp-server/.aider.chat.history.md'],
       ['crush/dbos-api-error', 'Crush', 'codeZ/dbos-transact-golang/.crush/crush.db'],
-      ['goose/empty-cli-session', 'Goose', '.local/share/goose/sessions/sessions.db'],
     ]
     for (const [c, name, rel] of cases) {
       const home = join(PUBLIC, c, 'home')

@@ -36,6 +36,8 @@ export const AGENT_IDS = [
   'opencode',
   'gemini',
   'copilot-cli',
+  'goose',
+  'qwen-code',
 ] as const
 
 /** One of {@link AGENT_IDS}. */

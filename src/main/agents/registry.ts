@@ -13,12 +13,14 @@ import { cursor } from './cursor'
 import { cursorAgent } from './cursor-agent'
 import { devin } from './devin'
 import { gemini } from './gemini'
+import { goose } from './goose'
 import { kiloCode } from './kilo-code'
 import { opencode } from './opencode'
+import { qwenCode } from './qwen-code'
 import type { AgentDefinition } from './types'
 
 /** Every agent Sepia reads, in display order. */
-export const AGENTS: readonly AgentDefinition[] = [claudeCode, cline, rooCode, kiloCode, pearai, cursor, cursorAgent, codex, gemini, opencode, devin, copilotCli]
+export const AGENTS: readonly AgentDefinition[] = [claudeCode, cline, rooCode, kiloCode, pearai, cursor, cursorAgent, codex, gemini, opencode, devin, copilotCli, goose, qwenCode]
 
 /** The definition of one agent. Throws SepiaError `UNKNOWN_AGENT` for an id with no reader. */
 export function agentById(id: AgentId | string): AgentDefinition {

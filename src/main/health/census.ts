@@ -69,6 +69,11 @@ function keyOf(agent: AgentId, r: Json, state: { version: string }): string | un
     if (r.type === 'session.start') state.version = str(obj(r.data)?.copilotVersion) ?? state.version
     return str(r.type) ?? '(no type)'
   }
+  if (agent === 'qwen-code') {
+    state.version = str(r.version) ?? state.version
+    const type = str(r.type) ?? '(no type)'
+    return type === 'system' ? `system/${str(r.subtype) ?? '(no subtype)'}` : type
+  }
   return undefined
 }
 

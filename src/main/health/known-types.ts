@@ -17,6 +17,7 @@ import { METADATA_TYPES } from '../agents/claude-code/facts'
 import { COUNTED_EVENTS } from '../agents/codex/items'
 import { CALL_TYPES, RESULT_TYPES } from '../agents/codex/tools'
 import { KNOWN_EVENT_TYPES as COPILOT_EVENTS } from '../agents/copilot-cli/read'
+import { KNOWN_RECORD_TYPES as QWEN_RECORDS } from '../agents/qwen-code/read'
 
 /** The events items.ts turns into nodes, usage or facts, then the ones it keeps as counts. */
 const CODEX_EVENTS = [
@@ -35,4 +36,5 @@ export const KNOWN_RECORD_TYPES: Partial<Record<AgentId, ReadonlySet<string>>> =
   ]),
   gemini: new Set(['user', 'gemini', 'info', 'warning', 'error', 'header', '$set', '$rewindTo']),
   'copilot-cli': new Set(COPILOT_EVENTS),
+  'qwen-code': new Set(QWEN_RECORDS),
 }

@@ -4,7 +4,6 @@
  * (../shared/samples/public-real/SOURCES.md "Layout"):
  * - Aider: `<project>/.aider.chat.history.md` in a project's git root (anywhere under the home).
  * - Crush: `<project>/.crush/crush.db` (anywhere under the home).
- * - Goose: `~/.local/share/goose/sessions/sessions.db` (and `<appData>/goose/sessions/` elsewhere).
  * Reads directory listings only; the walk for project files is bounded in depth and folders.
  */
 import { readdir, stat } from 'node:fs/promises'
@@ -42,11 +41,6 @@ export async function findUnreadStores(layout: HomeLayout): Promise<UnreadStore[
     found.set(name, [...(found.get(name) ?? []), p])
   }
   const home = layout.home
-  const gooseDirs = [join(home, '.local', 'share', 'goose', 'sessions'), ...layout.appDataRoots.map((r) => join(r, 'goose', 'sessions')), ...layout.appDataRoots.map((r) => join(r, 'Block', 'goose', 'sessions'))]
-  for (const d of [...new Set(gooseDirs)]) {
-    const db = join(d, 'sessions.db')
-    if (await exists(db)) note('Goose', db)
-  }
   // Project files: a bounded breadth-first walk of the home.
   let queue: string[] = [home]
   let seen = 0
@@ -75,7 +69,7 @@ export async function findUnreadStores(layout: HomeLayout): Promise<UnreadStore[
 
 /**
  * The names of the agents Sepia cannot read yet whose history is under any of `layouts`
- * ("Aider", "Crush", "Goose"; each once, in the order found). Reads directory listings only.
+ * ("Aider", "Crush"; each once, in the order found). Reads directory listings only.
  */
 export async function unreadAgentNames(layouts: readonly HomeLayout[]): Promise<string[]> {
   const names = new Set<string>()

@@ -104,7 +104,7 @@ export function resultNode(id: string, name: string, result: unknown, createdAt:
 }
 
 /** Exit code a shell result reports (`Exit Code: N` line of run_shell_command output), if any. */
-function exitCodeOf(text: string): number | undefined {
+export function exitCodeOf(text: string): number | undefined {
   const m = /^Exit Code: (-?\d+)\s*$/m.exec(text)
   return m ? Number(m[1]) : undefined
 }

@@ -1,0 +1,21 @@
+/**
+ * Goose (block/goose): `~/.local/share/goose/sessions/` — `sessions.db` (SQLite, newer) or one
+ * `<name>.jsonl` per session (older). Read-only. Facts from the Goose source (files and commits in
+ * read.ts and content.ts) and the public real sample fixtures/public-real/goose (one empty CLI
+ * session). The SQLite and JSONL fixtures in fixtures/built/goose are built from those source
+ * types, not recorded: Goose is a Rust binary, not installable from npm here.
+ */
+import type { AgentDefinition } from '../types'
+import { discoverGoose } from './discover'
+import { readGooseSession } from './read'
+
+export { FORMAT_JSONL, FORMAT_SQLITE } from './discover'
+
+/** The Goose definition for the registry. */
+export const goose: AgentDefinition = {
+  id: 'goose',
+  displayName: 'Goose',
+  capabilities: { canWrite: false, hasCheckpoints: false, hasThinkingSignatures: true },
+  discover: discoverGoose,
+  read: readGooseSession,
+}

@@ -52,7 +52,7 @@ type Tree = Map<string, { bytes: Buffer; mode: number }>
 
 /** One checkpoint's outcome. */
 export interface RewindRow {
-  /** 1-based checkpoint number (the prompt it precedes). */
+  /** 1-based checkpoint number (the prompt it precedes). The report shows the first 8 characters of `messageId`. */
   n: number
   messageId: string
   prompt: string
@@ -345,6 +345,19 @@ export function renderReport(rows: RewindRow[], meta: { cli: string; sessionId: 
     '',
   ]
   if (meta.problem) lines.push(`Problem: ${meta.problem}`, '')
+  const has = (n: number, path: string): boolean | undefined => {
+    const r = rows.find((x) => x.n === n)
+    return r && r.cli ? r.cli.split(' ').some((x) => x.startsWith(`${path}=`)) : undefined
+  }
+  const facts: [string, boolean | undefined][] = [
+    ['a file a later turn created is gone after the rewind (checkpoint 1: no notes/plan.md, no todo.txt; checkpoint 2: no todo.txt)', has(1, 'notes/plan.md') === false && has(1, 'todo.txt') === false && has(2, 'todo.txt') === false],
+    ['a tracked file a later turn deleted with Bash comes back (checkpoint 2: README.md, as turn 1 left it)', has(2, 'README.md')],
+    ['a tracked file that did not exist at the checkpoint is deleted (checkpoint 3: README.md, removed in turn 2, written again in turn 3)', has(3, 'README.md') === false],
+    ['a file no tool ever edited is not restored (src/main.js, removed by Bash in turn 2, is absent after every rewind)', rows.length > 0 && rows.every((r) => r.cli && !r.cli.includes('src/main.js='))],
+  ]
+  lines.push('What the CLI\'s rewind did (computed from the rows below):', '')
+  for (const [f, v] of facts) lines.push(`- ${v === true ? 'yes' : v === false ? 'NO' : 'not run'}: ${f}`)
+  lines.push('')
   lines.push('| # | checkpoint (before prompt) | files after the CLI\'s /rewind | Sepia\'s restore | identical | note |', '|---|---|---|---|---|---|')
   for (const r of rows) lines.push(`| ${r.n} | \`${r.messageId.slice(0, 8)}\` ${r.prompt.replace(/\|/g, '\\|')} | ${r.cli || '(none)'} | ${r.sepia.replace(/\|/g, '\\|')} | ${r.same ? 'yes' : 'NO'} | ${r.note.replace(/\|/g, '\\|')} |`)
   lines.push('')

@@ -16,7 +16,7 @@
  *
  * What a rewind puts on disk, read in the code of `@anthropic-ai/claude-code` 2.1.332 (the JS
  * bundled into the native binary `claude-code-linux-x64/claude`, minified names of that build;
- * 2.1.197's cli.js has the same logic as `Mrf` / `jwo`):
+ * an earlier reading of 2.1.197's cli.js found the same rule as `Mrf` / `jwo`):
  * - Taking backups. `M$n` (an Edit/Write about to change a file): a file no snapshot tracks yet
  *   gets its first backup, version 1, from `eYn` (`backupFileName` = `Q2n`: the first 16 hex
  *   digits of sha256(absolute path) + `@v<n>`, a copy of the file with its mode; `null` when the
@@ -45,6 +45,12 @@
  *   restored". Links, hard links and moved parent folders are refused (`tYn`). Files the session
  *   never tracked (created or deleted only by Bash) are not touched. The dry run behind the
  *   picker's "+n -m" is `AWt` (same backup choice).
+ * - Seen in the real terminal UI (`npm run resume-rewind`, resume/REWIND.md): `/rewind` lists the
+ *   prompts oldest first with "(current)" last, each with "N files changed +a -b" (", can't
+ *   restore 1 more" when a Bash command changed files in that turn) or "No code changes"; then
+ *   "Restore code and conversation / Restore conversation / Restore code / Summarize ... / Never
+ *   mind", or only "Restore conversation" with "The code will be unchanged." when the dry run
+ *   finds nothing to change.
  *
  * Sepia follows that rule file by file ({@link claudeFilesAt}). Differences: Sepia walks the
  * records in file order, not the chain (the same for a session without rewinds or branches), and

@@ -2,22 +2,60 @@
  * Claude Code file history: the backups behind `Session.checkpoints` of kind `file-history`.
  *
  * Format facts (seed 002 "Claude Code / Entry types"; fixtures/real/claude-code/README.md
- * "Worth knowing"):
+ * "Worth knowing"; Claude Code 2.1.332's own code, below):
  * - `file-history-snapshot {messageId, snapshot{messageId, trackedFileBackups{<path>:
  *   {backupFileName, version, backupTime}}, timestamp}, isSnapshotUpdate}`: at the start of the
  *   turn of user message `messageId`, each tracked file's backup (its content at that moment).
  * - `file-history-delta {messageId, snapshotMessageId, trackingPath, backup{backupFileName,
- *   version, backupTime, realParentDir}}` (2.1.332): a file starts being tracked during a turn;
- *   the backup is its content before the first edit, added to snapshot `snapshotMessageId`.
+ *   version, backupTime, realParentDir}}` (2.1.2xx, e.g. fixtures/public-real graph-21217 at
+ *   2.1.217): a file starts being tracked during a turn; the backup is its content before the
+ *   first edit, added to snapshot `snapshotMessageId`.
  * - `backupFileName: null` means the file did not exist at that point (restoring deletes it).
  * - Backups live in `<claude dir>/file-history/<sessionId>/<backupFileName>` (`<hash>@v<n>`).
  * - Paths are relative to the project (2.1.x) or absolute (older versions).
  *
- * Rewinding to a snapshot (as Claude Code's own rewind does, cli.js 2.1.197 `Mrf` / 2.1.332
- * `Jss`): every file the session tracked is put back to that snapshot's backup, or, when the
- * snapshot does not name it, to its `version: 1` backup (found by cli.js `jwo` / `Ehe`: the
- * first snapshot holding version 1); `backupFileName: null` deletes the file; a file with
- * neither is left untouched.
+ * What a rewind puts on disk, read in the code of `@anthropic-ai/claude-code` 2.1.332 (the JS
+ * bundled into the native binary `claude-code-linux-x64/claude`, minified names of that build;
+ * an earlier reading of 2.1.197's cli.js found the same rule as `Mrf` / `jwo`):
+ * - Taking backups. `M$n` (an Edit/Write about to change a file): a file no snapshot tracks yet
+ *   gets its first backup, version 1, from `eYn` (`backupFileName` = `Q2n`: the first 16 hex
+ *   digits of sha256(absolute path) + `@v<n>`, a copy of the file with its mode; `null` when the
+ *   file does not exist, i.e. the turn creates it), recorded as a `file-history-delta` (`Gul`)
+ *   into the newest snapshot (`p7e` kind `track`). Files changed by Bash are not tracked (only
+ *   `touch`: `hasUntrackedChanges`). `Alt` (before each user prompt): a snapshot naming every
+ *   tracked file; a file unchanged since the previous backup keeps that backup, a changed one
+ *   gets a new version (`M2n` = highest version + 1), a tracked file that is gone gets
+ *   `backupFileName: null` (`tengu_file_history_backup_deleted_file`).
+ * - Reading them back on resume. `Ade(snapshotsByUuid, deltasByUuid, chain)` walks the
+ *   conversation chain: a snapshot appends, or replaces the one of its `messageId` when
+ *   `isSnapshotUpdate`; a delta merges into snapshot `snapshotMessageId`, or synthesizes it from
+ *   the previous snapshot's backups plus the delta. Only the newest `y8` = 100 snapshots are kept
+ *   (`kmr` carries the last dropped one as the base of a synthesized one). `Myr` then makes
+ *   absolute keys inside the project relative (`uYn`) and sets `trackedFiles` = every key.
+ * - Rewinding. `Oyr(state, messageId)` takes the last snapshot of that id (none: "The selected
+ *   snapshot was not found") and calls `Jss`. For every tracked file, resolved against the
+ *   project (`Rhe`): the backup is the snapshot's entry, else `Ehe` = the first `version: 1`
+ *   backup in snapshot order (the file before the session first touched it), else nothing (the
+ *   file is left as it is: "Error finding the backup file to apply"). A named backup is copied
+ *   back when the file differs from it (`Obt`: existence, mode, size, mtime, bytes; `ris` writes
+ *   the bytes with the backup's mode, creating folders); `null` deletes the file (`nis`), so a
+ *   file the turn created is gone after a rewind to the snapshot before it. Deletions run last,
+ *   and when any restore failed (a backup file missing) every deletion is held ("Kept <path>: a
+ *   restore failed"); when restores failed and nothing changed, `Oyr` throws "No files were
+ *   restored". Links, hard links and moved parent folders are refused (`tYn`). Files the session
+ *   never tracked (created or deleted only by Bash) are not touched. The dry run behind the
+ *   picker's "+n -m" is `AWt` (same backup choice).
+ * - Seen in the real terminal UI (`npm run resume-rewind`, resume/REWIND.md): `/rewind` lists the
+ *   prompts oldest first with "(current)" last, each with "N files changed +a -b" (", can't
+ *   restore 1 more" when a Bash command changed files in that turn) or "No code changes"; then
+ *   "Restore code and conversation / Restore conversation / Restore code / Summarize ... / Never
+ *   mind", or only "Restore conversation" with "The code will be unchanged." when the dry run
+ *   finds nothing to change.
+ *
+ * Sepia follows that rule file by file ({@link claudeFilesAt}). Differences: Sepia walks the
+ * records in file order, not the chain (the same for a session without rewinds or branches), and
+ * keeps every snapshot, not only the newest 100 (the CLI cannot rewind to older ones at all).
+ * Proof with the real CLI's `/rewind`: `npm run resume-rewind` (resume/REWIND.md).
  *
  * The IR keeps only refs (`Session.checkpoints[].ref` = message id), so this module re-reads the
  * records from the transcript, streaming and parsing only the file-history lines.
@@ -69,8 +107,12 @@ function backupOf(v: unknown): Backup | undefined {
  * snapshot `snapshotMessageId`, or, when that snapshot was not written, synthesizes it from the
  * previous snapshot's backups plus the delta. Claude Code walks the records in conversation-chain
  * order; Sepia uses file order (the same for a linear session).
+ *
+ * @param cwd the session's project folder: an absolute key under it becomes relative, as cli.js
+ *   `Myr`/`uYn` do on resume (so `/p/a.txt` and `a.txt` are one tracked file)
  */
-export async function readFileHistory(jsonlPath: string): Promise<FileHistory> {
+export async function readFileHistory(jsonlPath: string, cwd?: string): Promise<FileHistory> {
+  const key = (path: string): string => (cwd && isAbsolute(path) && path.startsWith(cwd) && path.length > cwd.length ? relative(cwd, path) : path)
   const list: { id: string; map: Map<string, Backup> }[] = []
   const index = new Map<string, number>()
   for await (const { text } of readLines(jsonlPath)) {
@@ -84,7 +126,7 @@ export async function readFileHistory(jsonlPath: string): Promise<FileHistory> {
       const map = new Map<string, Backup>()
       for (const [path, v] of Object.entries(isRecord(snap.trackedFileBackups) ? snap.trackedFileBackups : {})) {
         const b = backupOf(v)
-        if (b) map.set(path, b)
+        if (b) map.set(key(path), b)
       }
       const at = index.get(id)
       if (r.isSnapshotUpdate === true && at !== undefined) list[at] = { id, map }
@@ -97,10 +139,10 @@ export async function readFileHistory(jsonlPath: string): Promise<FileHistory> {
       const b = backupOf(r.backup)
       if (!id || !b || typeof r.trackingPath !== 'string') continue
       const at = index.get(id)
-      if (at !== undefined) list[at]!.map.set(r.trackingPath, b)
+      if (at !== undefined) list[at]!.map.set(key(r.trackingPath), b)
       else {
         const map = new Map(list.length ? list[list.length - 1]!.map : [])
-        map.set(r.trackingPath, b)
+        map.set(key(r.trackingPath), b)
         index.set(id, list.length)
         list.push({ id, map })
       }
@@ -132,8 +174,10 @@ export function claudeDirOf(jsonlPath: string): string {
 }
 
 /**
- * The files of snapshot `messageId`: every path the session tracked, with the backup to put back.
- * Missing backup files and paths outside the project are refused.
+ * The files of snapshot `messageId`: every path the session tracked, with the backup to put back
+ * (cli.js 2.1.332 `Jss`, see the module comment). Missing backup files and paths outside the
+ * project are refused; when a backup is missing, the files the rewind would delete are refused
+ * too, because Claude Code then keeps them ("Kept <path>: a restore failed").
  *
  * @param backupDir `<claude dir>/file-history/<sessionId>`
  * @param projectDir the session's recorded working directory (absolute keys must lie inside it)
@@ -141,6 +185,8 @@ export function claudeDirOf(jsonlPath: string): string {
 export async function claudeFilesAt(history: FileHistory, messageId: string, backupDir: string, projectDir?: string): Promise<CheckpointFiles> {
   const out: CheckpointFiles = { files: [], refused: [] }
   const snap = history.snapshots.get(messageId) ?? new Map<string, Backup>()
+  const deletions: CheckpointFiles['files'] = []
+  let restoreFailed = false
   for (const stored of [...history.tracked].sort()) {
     // Claude Code's rewind: the snapshot's backup, else the file's version-1 backup, else untouched.
     const backup = snap.get(stored) ?? history.first.get(stored)
@@ -151,7 +197,7 @@ export async function claudeFilesAt(history: FileHistory, messageId: string, bac
       continue
     }
     if (backup.backupFileName === null) {
-      out.files.push({ path: rel.value, exists: false, symlink: false, mode: 0o644, read: async () => new Uint8Array() })
+      deletions.push({ path: rel.value, exists: false, symlink: false, mode: 0o644, read: async () => new Uint8Array() })
       continue
     }
     const name = backup.backupFileName
@@ -175,6 +221,7 @@ export async function claudeFilesAt(history: FileHistory, messageId: string, bac
       }
       st = await stat(src)
     } catch {
+      restoreFailed = true
       out.refused.push({ path: rel.value, reason: `Its backup ${name} is not in ${backupDir} (was the file-history folder copied with the home?).` })
       continue
     }
@@ -184,5 +231,10 @@ export async function claudeFilesAt(history: FileHistory, messageId: string, bac
     }
     out.files.push({ path: rel.value, exists: true, symlink: false, mode: st.mode & 0o777, size: st.size, sourcePath: src, read: async () => new Uint8Array(await readFile(src)) })
   }
+  for (const d of deletions) {
+    if (restoreFailed) out.refused.push({ path: d.path, reason: 'It did not exist at this checkpoint, but another file\'s backup is missing, and Claude Code\'s rewind then keeps the files it would delete.' })
+    else out.files.push(d)
+  }
+  out.files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
   return out
 }

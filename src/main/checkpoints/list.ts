@@ -86,7 +86,7 @@ export async function openSessionCheckpoints(session: Session, isOwnHome: boolea
   if (cps.length > 0 && cps.every((c) => c.kind === 'file-history')) {
     const file = session.source.files[0]!
     store = join(claudeDirOf(file), 'file-history', session.id)
-    const history = await readFileHistory(file)
+    const history = await readFileHistory(file, projectDir)
     for (const c of base) c.files = await claudeFilesAt(history, c.ref, store, projectDir)
   } else if (cps.length > 0 && (gitKinds || cps.every((c) => c.kind === 'shadow-git'))) {
     const shadow = !gitKinds

@@ -153,11 +153,13 @@ describe('paths that leave the project', () => {
       ['.git/config', expect.stringContaining('.git folder')],
       [outside, expect.stringContaining('outside the project folder')],
       ['missing.txt', expect.stringContaining('h5@v1 is not in')],
+      // Claude Code's rewind (cli.js 2.1.332 `Jss`) holds every deletion once a restore failed.
+      ['sub/created.txt', expect.stringContaining('keeps the files it would delete')],
     ])
-    expect(pv.files.map((f) => [f.path, f.status])).toEqual([['in.txt', 'modified'], ['sub/created.txt', 'deleted']])
+    expect(pv.files.map((f) => [f.path, f.status])).toEqual([['in.txt', 'modified']])
     await svc.restore('claude-code', 'aaaaaaaa-0000-4000-8000-000000000001', 'u1', { targetDir: proj })
     expect(readFileSync(join(proj, 'in.txt'), 'utf8')).toBe('before\n')
-    expect(existsSync(join(proj, 'sub/created.txt'))).toBe(false)
+    expect(readFileSync(join(proj, 'sub/created.txt'), 'utf8')).toBe('made by the agent\n')
     expect(readFileSync(outside, 'utf8')).toBe('keep me\n')
     expect(existsSync(join(root, 'escape.txt'))).toBe(false)
     expect(lstatSync(proj).isDirectory()).toBe(true)

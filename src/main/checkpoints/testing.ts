@@ -1,7 +1,8 @@
 /**
  * Test helpers for checkpoints: real git repositories made with the `git` command (tests only —
  * the app reads git with isomorphic-git), fixture projects rebuilt from their bundles, and byte
- * snapshots of folders to prove nothing else changed. Only imported by `*.test.ts`.
+ * snapshots of folders to prove nothing else changed. Only imported by `*.test.ts` and the
+ * real-CLI proof `resume/rewind.ts` (`libraryFor`).
  */
 import { execFileSync } from 'node:child_process'
 import { createHash } from 'node:crypto'

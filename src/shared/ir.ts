@@ -36,6 +36,7 @@ export const AGENT_IDS = [
   'opencode',
   'gemini',
   'copilot-cli',
+  'pi',
 ] as const
 
 /** One of {@link AGENT_IDS}. */

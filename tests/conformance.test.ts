@@ -50,6 +50,7 @@ const HOMES: Partial<Record<AgentId, () => string[]>> = {
   cursor: () => [generated('cursor', writeCursorHome)],
   'cursor-agent': () => [generated('cursor-agent', writeAgentHome)],
   'copilot-cli': () => ['agentv-permissions', 'agentv-eval-shutdown'].map((c) => join(REPO_ROOT, 'fixtures/public-real/copilot-cli', c, 'home')),
+  pi: () => [real('pi')],
 }
 
 /** Cut the last non-empty line of a text file in half (a write interrupted mid-line). */

@@ -217,7 +217,7 @@ export async function readPiSession(ref: StoreRef, _ctx: ReadContext): Promise<S
       return node
     }
     const notice = (event: MessageNode['event'], content: string, metadata: Json, at?: number, isMeta = false): MessageNode =>
-      push({ role: 'system', event, content, ...(isMeta ? { isMeta } : {}), metadata: { piType: type, ...metadata } }, at)
+      push({ role: 'system', event, content, ...(isMeta ? { isMeta } : {}), metadata: { piType: type, ...(type === 'message' ? { piRole: str(obj(e.message)?.role) } : {}), ...metadata } }, at)
 
     switch (type) {
       case 'message': {
@@ -373,10 +373,10 @@ export async function readPiSession(ref: StoreRef, _ctx: ReadContext): Promise<S
         customMessage(m, push, notice, at)
         return
       case 'branchSummary':
-        notice('notice', str(m.summary) ?? '', { role, fromId: m.fromId }, at)
+        notice('notice', str(m.summary) ?? '', { fromId: m.fromId }, at)
         return
       case 'compactionSummary':
-        notice('compaction', str(m.summary) ?? '', { role, tokensBefore: m.tokensBefore }, at)
+        notice('compaction', str(m.summary) ?? '', { tokensBefore: m.tokensBefore }, at)
         return
       default:
         addDiagnostic(session, { severity: 'info', path, line: lineNo, message: `message role "${role}" is not read; kept as an unknown event` })

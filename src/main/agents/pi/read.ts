@@ -137,6 +137,8 @@ export async function readPiSession(ref: StoreRef, _ctx: ReadContext): Promise<S
   const nodeOfEntry = new Map<string, MessageNode>()
   const calls = new Map<string, ToolCall>()
   const labels = new Map<string, string | undefined>()
+  /** Node id → `provider/model` in force there (for "Model: a → b"). */
+  const modelAt = new Map<string, string>()
   let version: number | undefined
   let sawHeader = false
   let sawEntry = false
@@ -214,6 +216,9 @@ export async function readPiSession(ref: StoreRef, _ctx: ReadContext): Promise<S
       session.nodes.push(node)
       nodeOfEntry.set(id!, node)
       entry.nodeAbove = nodeId
+      // The model in force on this node's path (model_change entries, assistant provider/model).
+      const inForce = node.role === 'assistant' && node.model ? `${str(node.metadata?.provider) ? `${str(node.metadata?.provider)}/` : ''}${node.model}` : above === undefined ? undefined : modelAt.get(above)
+      if (inForce) modelAt.set(nodeId, inForce)
       return node
     }
     const notice = (event: MessageNode['event'], content: string, metadata: Json, at?: number, isMeta = false): MessageNode =>
@@ -230,8 +235,10 @@ export async function readPiSession(ref: StoreRef, _ctx: ReadContext): Promise<S
         return
       }
       case 'model_change': {
-        const model = str(e.modelId) ?? '?'
-        notice('model-change', `Model: ${str(e.provider) ? `${str(e.provider)}/` : ''}${model}`, { provider: e.provider, modelId: e.modelId })
+        const model = `${str(e.provider) ? `${str(e.provider)}/` : ''}${str(e.modelId) ?? '?'}`
+        const from = above === undefined ? undefined : modelAt.get(above)
+        notice('model-change', `Model: ${from && from !== model ? `${from} → ` : ''}${model}`, { provider: e.provider, modelId: e.modelId, ...(from ? { previousModel: from } : {}) })
+        modelAt.set(nodeId, model)
         return
       }
       case 'thinking_level_change':
@@ -331,10 +338,10 @@ export async function readPiSession(ref: StoreRef, _ctx: ReadContext): Promise<S
           ...(unknown.length ? { blocks: [...texts.map((t): ContentBlock => ({ type: 'text', text: t })), ...unknown] } : {}),
           ...(toolCalls.length ? { toolCalls } : {}),
           ...(Object.keys(metadata).length ? { metadata } : {}),
+          ...(str(m.model) ? { model: str(m.model)! } : {}),
         }, at)
         if (thinking.length) node.thinking = thinking.join('\n\n')
         if (signatures.length) node.thinkingSignature = signatures[0]
-        if (str(m.model)) node.model = str(m.model)
         if (stop) node.finishReason = stop
         if (usage) node.usage = usage
         return

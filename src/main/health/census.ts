@@ -69,6 +69,7 @@ function keyOf(agent: AgentId, r: Json, state: { version: string }): string | un
     if (r.type === 'session.start') state.version = str(obj(r.data)?.copilotVersion) ?? state.version
     return str(r.type) ?? '(no type)'
   }
+  if (agent === 'pi') return str(r.type) ?? '(no type)'
   return undefined
 }
 

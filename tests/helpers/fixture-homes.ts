@@ -50,6 +50,7 @@ export const FIXTURE_HOMES: Partial<Record<AgentId, () => string[]>> = {
   devin: () => [generatedHome('devin', writeDevinHome)],
   cursor: () => [generatedHome('cursor-old', writeCursorHome), generatedHome('cursor-modern', (h) => void writeModernStore(h))],
   'cursor-agent': () => [generatedHome('cursor-agent', writeCursorAgentHome)],
+  pi: () => [realHome('pi')],
 }
 
 /** Every fixture home of every agent, each once (real homes are shared between agents). */

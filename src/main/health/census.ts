@@ -74,6 +74,7 @@ function keyOf(agent: AgentId, r: Json, state: { version: string }): string | un
     const type = str(r.type) ?? '(no type)'
     return type === 'system' ? `system/${str(r.subtype) ?? '(no subtype)'}` : type
   }
+  if (agent === 'pi') return str(r.type) ?? '(no type)'
   return undefined
 }
 

@@ -11,6 +11,7 @@
  * - Gemini CLI: `type` of each message (`messages[]` of a JSON chat, or a JSONL line);
  *   src/main/agents/gemini/nodes.ts. JSONL lines that are not messages count as `header`, `$set`, `$rewindTo` (files.ts).
  * - Copilot CLI: `type` of each `events.jsonl` line (`KNOWN_EVENT_TYPES`, src/main/agents/copilot-cli/read.ts).
+ * - Pi: `type` of each session line (`KNOWN_ENTRY_TYPES`, src/main/agents/pi/read.ts).
  */
 import type { AgentId } from '../../shared/ir'
 import { METADATA_TYPES } from '../agents/claude-code/facts'
@@ -18,6 +19,7 @@ import { COUNTED_EVENTS } from '../agents/codex/items'
 import { CALL_TYPES, RESULT_TYPES } from '../agents/codex/tools'
 import { KNOWN_EVENT_TYPES as COPILOT_EVENTS } from '../agents/copilot-cli/read'
 import { KNOWN_RECORD_TYPES as QWEN_RECORDS } from '../agents/qwen-code/read'
+import { KNOWN_ENTRY_TYPES as PI_ENTRIES } from '../agents/pi/read'
 
 /** The events items.ts turns into nodes, usage or facts, then the ones it keeps as counts. */
 const CODEX_EVENTS = [
@@ -37,4 +39,5 @@ export const KNOWN_RECORD_TYPES: Partial<Record<AgentId, ReadonlySet<string>>> =
   gemini: new Set(['user', 'gemini', 'info', 'warning', 'error', 'header', '$set', '$rewindTo']),
   'copilot-cli': new Set(COPILOT_EVENTS),
   'qwen-code': new Set(QWEN_RECORDS),
+  pi: new Set(PI_ENTRIES),
 }

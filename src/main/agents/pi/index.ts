@@ -1,0 +1,21 @@
+/**
+ * Pi (npm `@mariozechner/pi-coding-agent`, github badlogic/pi-mono `packages/coding-agent`):
+ * `~/.pi/agent/sessions/<encoded cwd>/<timestamp>_<id>.jsonl`, a JSONL tree of entries linked by
+ * `id`/`parentId`. Read-only. Built from Pi's source (session-manager.ts, messages.ts, pi-ai
+ * types.ts) and proven on real stores written offline by pi 0.73.1 (fixtures/real/pi).
+ */
+import type { AgentDefinition } from '../types'
+import { discoverPi } from './discover'
+import { readPiSession } from './read'
+
+export { FORMAT_PI } from './discover'
+export { KNOWN_ENTRY_TYPES, KNOWN_MESSAGE_ROLES } from './read'
+
+/** The Pi definition for the registry. */
+export const pi: AgentDefinition = {
+  id: 'pi',
+  displayName: 'Pi',
+  capabilities: { canWrite: false, hasCheckpoints: false, hasThinkingSignatures: true },
+  discover: discoverPi,
+  read: readPiSession,
+}

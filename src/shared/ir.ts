@@ -38,6 +38,7 @@ export const AGENT_IDS = [
   'copilot-cli',
   'goose',
   'qwen-code',
+  'openhands',
 ] as const
 
 /** One of {@link AGENT_IDS}. */

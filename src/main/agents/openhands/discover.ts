@@ -2,7 +2,10 @@
  * Find OpenHands sessions under one home. The OpenHands V0 CLI (`openhands`, removed from
  * All-Hands-AI/OpenHands in 297af05d53, `openhands/cli/main.py`) and `openhands serve` keep their
  * event streams in the local file store at `file_store_path`, default `~/.openhands`
- * (openhands/core/config/openhands_config.py @156d0686), laid out by
+ * (openhands/core/config/openhands_config.py @156d0686; `~` expanded by LocalFileStore,
+ * openhands/storage/local.py; the CLI's runtime opens it in `create_runtime`, openhands/core/setup.py
+ * at 297af05d53^: `EventStream(session_id, get_file_store(config.file_store, config.file_store_path))`),
+ * laid out by
  * openhands/storage/locations.py @156d0686:
  * `sessions/<sid>/events/<id>.json` (one event per file, `id` from 0), `sessions/<sid>/metadata.json`
  * (ConversationMetadata, written by the server's conversation store; the CLI may leave none) and

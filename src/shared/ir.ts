@@ -39,6 +39,7 @@ export const AGENT_IDS = [
   'goose',
   'qwen-code',
   'pi',
+  'openhands',
 ] as const
 
 /** One of {@link AGENT_IDS}. */

@@ -51,6 +51,9 @@ export const FIXTURE_HOMES: Partial<Record<AgentId, () => string[]>> = {
   cursor: () => [generatedHome('cursor-old', writeCursorHome), generatedHome('cursor-modern', (h) => void writeModernStore(h))],
   'cursor-agent': () => [generatedHome('cursor-agent', writeCursorAgentHome)],
   pi: () => [realHome('pi')],
+  'qwen-code': () => [realHome('qwen-code')],
+  'copilot-cli': () => ['agentv-permissions', 'agentv-eval-shutdown'].map((c) => join(REPO_ROOT, 'fixtures/public-real/copilot-cli', c, 'home')),
+  goose: () => ['sqlite', 'jsonl'].map((c) => join(REPO_ROOT, 'fixtures/built/goose', c, 'home')),
 }
 
 /** Every fixture home of every agent, each once (real homes are shared between agents). */

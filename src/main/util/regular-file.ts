@@ -7,7 +7,8 @@
  * them into diagnostics like any unreadable file.
  */
 import { closeSync, constants, fstatSync, openSync, type Stats } from 'node:fs'
-import { open } from 'node:fs/promises'
+import { lstat, open, stat } from 'node:fs/promises'
+import type { AgentId, Diagnostic } from '../../shared/ir'
 
 /** The largest file read whole into memory, in bytes (256 MiB). Larger files are streamed or refused. */
 export const MAX_WHOLE_FILE_BYTES = 256 * 1024 * 1024
@@ -94,4 +95,28 @@ export async function openRegularFile(path: string): Promise<import('node:fs/pro
     await fh.close()
     throw err
   }
+}
+
+/**
+ * Size and mtime (ms since epoch) of a session file a reader's discovery found, following links,
+ * or undefined when nothing is there. Anything else at that path (a FIFO, device, socket, folder
+ * or broken link) adds a warning diagnostic naming it and gives undefined: issue 16, a special file
+ * is never dropped silently. Never throws.
+ */
+export async function statSessionFile(path: string, agent: AgentId, diagnostics: Diagnostic[]): Promise<{ size: number; mtimeMs: number } | undefined> {
+  try {
+    await lstat(path)
+  } catch {
+    return undefined
+  }
+  let what: string
+  try {
+    const st = await stat(path)
+    if (st.isFile()) return { size: st.size, mtimeMs: st.mtimeMs }
+    what = kindOf(st)
+  } catch (e) {
+    what = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'a broken link' : `unreadable (${(e as Error).message})`
+  }
+  diagnostics.push({ severity: 'warning', path, agent, message: `${path} is ${what}; Sepia reads only regular files, so it was skipped.` })
+  return undefined
 }

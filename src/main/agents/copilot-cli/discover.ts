@@ -7,6 +7,7 @@
 import { readdir, stat } from 'node:fs/promises'
 import type { Diagnostic } from '../../../shared/ir'
 import { type HomeLayout, pathApiFor } from '../../platform'
+import { statSessionFile } from '../../util/regular-file'
 import type { DiscoverResult, ReadContext, StoreRef } from '../types'
 
 /** Store generation of `events.jsonl` sessions. */
@@ -36,7 +37,7 @@ export async function discoverCopilotCli(layout: HomeLayout, _ctx: ReadContext):
   }
   for (const name of names) {
     const events = p.join(root, name, 'events.jsonl')
-    const s = await fileStat(events)
+    const s = await statSessionFile(events, 'copilot-cli', diagnostics)
     if (!s) continue
     const files = [events]
     let size = s.size

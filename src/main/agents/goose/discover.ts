@@ -16,6 +16,7 @@ import { readdir, stat } from 'node:fs/promises'
 import type { Diagnostic } from '../../../shared/ir'
 import { type HomeLayout, pathApiFor } from '../../platform'
 import { openSqliteReadOnly } from '../../util/sqlite'
+import { statSessionFile } from '../../util/regular-file'
 import type { DiscoverResult, ReadContext, StoreRef } from '../types'
 
 /** Store generation of `sessions.db` sessions. */
@@ -48,7 +49,7 @@ export async function discoverGoose(layout: HomeLayout, _ctx: ReadContext): Prom
   for (const dir of gooseSessionDirs(layout)) {
     let names: string[]
     try {
-      names = (await readdir(dir, { withFileTypes: true })).filter((d) => d.isFile()).map((d) => d.name).sort()
+      names = (await readdir(dir, { withFileTypes: true })).filter((d) => !d.isDirectory()).map((d) => d.name).sort()
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code
       if (code !== 'ENOENT' && code !== 'ENOTDIR') diagnostics.push({ severity: 'warning', path: dir, message: `cannot list folder: ${(e as Error).message}`, agent: 'goose' })
@@ -56,7 +57,7 @@ export async function discoverGoose(layout: HomeLayout, _ctx: ReadContext): Prom
     }
     const dbIds = new Set<string>()
     const db = p.join(dir, 'sessions.db')
-    const dbStat = await fileStat(db)
+    const dbStat = await statSessionFile(db, 'goose', diagnostics)
     if (dbStat) {
       const files = [db]
       let { size, mtimeMs } = dbStat
@@ -90,7 +91,7 @@ export async function discoverGoose(layout: HomeLayout, _ctx: ReadContext): Prom
         diagnostics.push({ severity: 'info', path, message: `legacy session ${id} is also in sessions.db (Goose imported it); the database copy is listed`, agent: 'goose' })
         continue
       }
-      const s = await fileStat(path)
+      const s = await statSessionFile(path, 'goose', diagnostics)
       if (s) refs.push({ agent: 'goose', sessionId: id, format: FORMAT_JSONL, files: [path], size: s.size, mtimeMs: s.mtimeMs, home: layout.home })
     }
   }

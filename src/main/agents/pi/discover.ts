@@ -9,9 +9,10 @@
  * (it equals the header line's `id`; the reader says so when they differ). Pi's own
  * `PI_CODING_AGENT_DIR` and `--session-dir` overrides are not followed: a home is read as is.
  */
-import { readdir, stat } from 'node:fs/promises'
+import { readdir } from 'node:fs/promises'
 import type { Diagnostic } from '../../../shared/ir'
 import { type HomeLayout, pathApiFor } from '../../platform'
+import { statSessionFile } from '../../util/regular-file'
 import type { DiscoverResult, ReadContext, StoreRef } from '../types'
 
 /** Store generation of Pi's JSONL session tree (header `version` 1 to 3). */
@@ -44,14 +45,10 @@ export async function discoverPi(layout: HomeLayout, _ctx: ReadContext): Promise
     if (!folder.isDir) continue
     const dir = p.join(root, folder.name)
     for (const f of await list(dir, diagnostics)) {
-      if (!f.isFile || !f.name.endsWith('.jsonl')) continue
+      if (f.isDir || !f.name.endsWith('.jsonl')) continue
       const path = p.join(dir, f.name)
-      try {
-        const s = await stat(path)
-        refs.push({ agent: 'pi', sessionId: sessionIdOfFile(f.name), format: FORMAT_PI, files: [path], size: s.size, mtimeMs: s.mtimeMs, home: layout.home })
-      } catch (e) {
-        diagnostics.push({ severity: 'warning', path, message: `cannot read file: ${(e as Error).message}`, agent: 'pi' })
-      }
+      const s = await statSessionFile(path, 'pi', diagnostics)
+      if (s) refs.push({ agent: 'pi', sessionId: sessionIdOfFile(f.name), format: FORMAT_PI, files: [path], size: s.size, mtimeMs: s.mtimeMs, home: layout.home })
     }
   }
   return { refs, diagnostics }

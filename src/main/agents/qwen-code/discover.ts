@@ -15,6 +15,7 @@
 import { readdir, stat } from 'node:fs/promises'
 import type { Diagnostic } from '../../../shared/ir'
 import { type HomeLayout, pathApiFor } from '../../platform'
+import { statSessionFile } from '../../util/regular-file'
 import type { DiscoverResult, ReadContext, StoreRef } from '../types'
 
 /** Store generation of `projects/<cwd>/chats/<id>.jsonl` sessions. */
@@ -31,7 +32,7 @@ async function fileStat(path: string): Promise<{ size: number; mtimeMs: number }
 
 async function dirNames(dir: string, diagnostics: Diagnostic[], want: 'dir' | 'file'): Promise<string[]> {
   try {
-    return (await readdir(dir, { withFileTypes: true })).filter((d) => (want === 'dir' ? d.isDirectory() : d.isFile())).map((d) => d.name).sort()
+    return (await readdir(dir, { withFileTypes: true })).filter((d) => (want === 'dir' ? d.isDirectory() : !d.isDirectory())).map((d) => d.name).sort()
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code
     if (code !== 'ENOENT' && code !== 'ENOTDIR') diagnostics.push({ severity: 'warning', path: dir, message: `cannot list folder: ${(e as Error).message}`, agent: 'qwen-code' })
@@ -52,7 +53,7 @@ export async function discoverQwenCode(layout: HomeLayout, _ctx: ReadContext): P
     for (const name of await dirNames(chats, diagnostics, 'file')) {
       if (!name.endsWith('.jsonl')) continue
       const path = p.join(chats, name)
-      const s = await fileStat(path)
+      const s = await statSessionFile(path, 'qwen-code', diagnostics)
       if (!s) continue
       refs.push({
         agent: 'qwen-code',

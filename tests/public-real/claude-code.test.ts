@@ -200,12 +200,71 @@ describe.each(CASES)('public-real claude-code %s', (name) => {
   })
 })
 
+/** `<system-reminder>` blocks inside the `tool_result` blocks of a raw file (first copy of each uuid). */
+function rawToolReminders(path: string): number {
+  const seen = new Set<string>()
+  let n = 0
+  for (const line of readFileSync(path, 'utf8').split('\n')) {
+    if (!line.includes('<system-reminder>')) continue
+    let r: Rec
+    try {
+      r = JSON.parse(line)
+    } catch {
+      continue
+    }
+    if (typeof r.uuid === 'string') {
+      if (seen.has(r.uuid)) continue
+      seen.add(r.uuid)
+    }
+    if (r.type !== 'user' || !Array.isArray(r.message?.content)) continue
+    for (const b of r.message.content as Rec[]) {
+      if (b?.type !== 'tool_result') continue
+      const texts: string[] = typeof b.content === 'string' ? [b.content] : Array.isArray(b.content) ? b.content.filter((x: Rec) => x?.type === 'text').map((x: Rec) => String(x.text ?? '')) : []
+      for (const t of texts) n += t.split('<system-reminder>').length - 1
+    }
+  }
+  return n
+}
+
+describe('public-real claude-code <system-reminder> in tool results', () => {
+  it.each(CASES)('%s: every reminder is moved out of the result text into metadata, none reaches an export', async (name) => {
+    const home = join(ROOT, name, 'home')
+    const read = await readHome(home)
+    for (const file of sessionFiles(home)) {
+      const s = read.sessions.find((x) => x.source.files[0] === file)
+      const raw = rawToolReminders(file)
+      if (!s) {
+        expect({ file, raw }).toEqual({ file, raw: 0 })
+        continue
+      }
+      const tools = s.nodes.filter((n) => n.role === 'tool')
+      const moved = tools.reduce((a, n) => a + ((n.metadata?.systemReminders as string[] | undefined)?.length ?? 0), 0)
+      expect({ file, moved }).toEqual({ file, moved: raw })
+      for (const n of tools) expect(n.content.includes('<system-reminder>'), `${file} ${n.nodeId}`).toBe(false)
+      const md = sessionToMarkdown(s)
+      const html = sessionToHtml(s)
+      expect(md.includes('<system-reminder>'), `${s.id} Markdown`).toBe(false)
+      expect(html.includes('&lt;system-reminder&gt;') || html.includes('<system-reminder>'), `${s.id} HTML`).toBe(false)
+    }
+  })
+
+  it('a Read result is the file content: the reminder and its blank line are gone', async () => {
+    const s = (await readHome(join(ROOT, 'pai-project-folder', 'home'))).byId('155715ec-f4e9-47ea-859c-2e4cfcceab6f')
+    const withReminder = s.nodes.filter((n) => n.role === 'tool' && n.metadata?.systemReminders)
+    expect(withReminder.length).toBe(rawToolReminders(s.source.files[0]!))
+    const first = withReminder[0]!
+    expect(first.content).toBe('     1→✅ Observability running at http://localhost:5172\n     2→\n')
+    expect((first.metadata!.systemReminders as string[])[0]).toMatch(/^Whenever you read a file, you should consider whether it would be considered malware\./)
+  })
+})
+
 /** Small sessions that hold one class of CLI-written record each (goldens: store → IR JSON). */
 const GOLDENS: [string, string][] = [
   ['pai-project-folder', 'e8c742ee-724b-47ba-9cca-c2db071e9da4'], // 1.0.51: caveat, /exit, empty stdout
   ['pai-project-folder', 'dab5506f-e535-403f-9a60-49f21a42571a'], // system local_command /agents, <bash-notification>
   ['sword-1090-siblings', 'e4b47c0c-0fd6-4b9e-9500-ee355fe2f33a'], // <synthetic> "Request timed out"
   ['sword-1090-siblings', '6cf7db75-091b-4b27-9f73-7ca1979e06b7'], // a /login-only session
+  ['pai-project-folder', '155715ec-f4e9-47ea-859c-2e4cfcceab6f'], // Read results ending in <system-reminder> (moved to metadata)
 ]
 
 describe('public-real claude-code goldens and markers', () => {

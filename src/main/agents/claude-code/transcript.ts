@@ -11,10 +11,13 @@
  * - `user` records hold a string, or blocks where each `tool_result` becomes a `role:"tool"` node.
  * - `system` `compact_boundary` has `parentUuid: null` and links back via `logicalParentUuid`.
  * - A resumed session may replay earlier records with the same `uuid`: the first copy wins.
+ * - A `tool_result` may end with `<system-reminder>` blocks the CLI appended for the model (Read
+ *   results: "Whenever you read a file..."): they are not the tool's output, so the tool node's
+ *   text is the output alone and the reminders' texts are `metadata.systemReminders` (issue 14).
  */
 import type { ContentBlock, MessageNode } from '../../../shared/ir'
 import { type Json, convertBlock, hasNonText, isoToMs, obj, str, textOf, toolCallFrom, toolResultContent, usageFrom } from './content'
-import { classifyInjected, stripAnsi } from './injected'
+import { classifyInjected, splitReminders, stripAnsi } from './injected'
 
 /** Where a node's parent points before resolution. */
 export type RawParent = { uuid: string; logical: boolean } | { nodeId: string } | undefined
@@ -259,8 +262,18 @@ export class Transcript {
     const id = str(b.tool_use_id)
     if (id !== undefined) node.toolCallId = id
     const { text, blocks } = toolResultContent(b.content)
-    node.content = text
-    if (blocks) node.blocks = blocks
+    // CLI reminders appended to the output (issue 14) go to `metadata.systemReminders`.
+    const reminders: string[] = []
+    const split = (t: string): string => {
+      const r = splitReminders(t)
+      reminders.push(...r.reminders)
+      return r.text
+    }
+    if (blocks) {
+      node.blocks = blocks.map((x) => (x.type === 'text' ? { ...x, text: split(x.text) } : x))
+      node.content = textOf(node.blocks)
+    } else node.content = split(text)
+    if (reminders.length) node.metadata = { ...node.metadata, systemReminders: reminders }
     if (b.is_error === true) node.isError = true
     if (withRecordFields && r.toolUseResult !== undefined) {
       const tur = obj(r.toolUseResult)

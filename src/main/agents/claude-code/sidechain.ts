@@ -36,8 +36,8 @@ export interface InlineThread {
   agentType?: string
 }
 
-/** Bytes read from a file's head to find its Claude Code `version`. */
-const HEAD_BYTES = 64 * 1024
+/** Bytes read from a file's head to find its Claude Code `version` (past a few `summary` lines). */
+const HEAD_BYTES = 16 * 1024
 /** A 0.x or 1.x `version` field (the layout with inline sidechains). */
 const OLD_VERSION = /"version"\s*:\s*"[01]\./
 
@@ -131,17 +131,20 @@ export async function scanInlineThreads(path: string, parentId: string): Promise
 }
 
 /** Answers of {@link inlineThreadsOf} by path, valid while size and mtime stay the same. */
-const cache = new Map<string, { size: number; mtimeMs: number; threads: InlineThread[] }>()
+const cache = new Map<string, { size: number; mtimeMs: number; old: boolean; threads: InlineThread[] }>()
 
 /**
- * The inline threads of a session file that Claude Code 0.x/1.x wrote (its head names such a
- * `version`); none for a newer file, without reading past its head. Memoised by path, size and
- * mtime (a 1.x file is no longer written to). Never throws: an unreadable file has no threads.
+ * The inline threads of a session file that Claude Code 0.x/1.x wrote (its first 16 KiB name such
+ * a `version`); none for a newer file, whose head is read once per process. A 1.x file's threads
+ * are memoised by path, size and mtime (such a file is no longer written to). Never throws: an
+ * unreadable file has no threads.
  */
 export async function inlineThreadsOf(path: string, parentId: string): Promise<InlineThread[]> {
   try {
     const st = await stat(path)
     const hit = cache.get(path)
+    // A file a 2.x CLI wrote stays one (appends keep its head): its head is read once.
+    if (hit && !hit.old) return []
     if (hit && hit.size === st.size && hit.mtimeMs === st.mtimeMs) return hit.threads
     const fh = await open(path, 'r')
     let head: string
@@ -152,8 +155,10 @@ export async function inlineThreadsOf(path: string, parentId: string): Promise<I
     } finally {
       await fh.close()
     }
-    const threads = OLD_VERSION.test(head) ? await scanInlineThreads(path, parentId) : []
-    cache.set(path, { size: st.size, mtimeMs: st.mtimeMs, threads })
+    const old = OLD_VERSION.test(head)
+    const threads = old ? await scanInlineThreads(path, parentId) : []
+    // A head without any `version` yet (a file just started) is asked again next time.
+    if (old || /"version"\s*:/.test(head)) cache.set(path, { size: st.size, mtimeMs: st.mtimeMs, old, threads })
     return threads
   } catch {
     return []

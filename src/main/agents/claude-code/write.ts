@@ -112,10 +112,15 @@ function assistantContent(n: MessageNode): Json[] {
         blocks.add(p.index)
       } else {
         // A call split by conversion keeps the source id on its first part (`<id>_2`... after it).
-        for (const c of n.toolCalls ?? []) if (!calls.has(c) && (c.id === p.id || c.id.startsWith(`${p.id}_`))) (calls.add(c), out.push(toolUse(c)))
+        for (const c of n.toolCalls ?? []) {
+          if (calls.has(c) || !(c.id === p.id || c.id.startsWith(`${p.id}_`))) continue
+          calls.add(c)
+          out.push(toolUse(c))
+        }
       }
     }
-    if (!thought) out.unshift(...[thinking()].filter((x): x is Json => x !== undefined))
+    const seal = thought ? undefined : thinking()
+    if (seal) out.unshift(seal)
     n.blocks.forEach((b, i) => !blocks.has(i) && push(anthropicBlock(b)))
     for (const c of n.toolCalls ?? []) if (!calls.has(c)) out.push(toolUse(c))
     return out

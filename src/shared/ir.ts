@@ -225,6 +225,14 @@ export interface MessageNode {
   event?: EventKind
   /** True for text the agent injected (system reminders, environment details), hidden by default. */
   isMeta?: boolean
+  /**
+   * The order of an assistant message's parts as the store wrote them, set only when it is not
+   * "thinking, then `blocks` (or `content`), then `toolCalls`": Claude Code stores one record per
+   * content block, so a reply may be [text, tool_use, text] or [text, thinking, text, tool_use]
+   * (fixtures/public-real/claude-code entire-2141; issue 14). When set, `blocks` holds every
+   * content block (text too) and the entries name every part once: see {@link PartRef}.
+   */
+  partOrder?: PartRef[]
   /** Agent-specific fields with no IR home. */
   metadata?: Record<string, unknown>
   /**
@@ -233,6 +241,13 @@ export interface MessageNode {
    */
   recovered?: RecoveredFrom
 }
+
+/**
+ * One part of an assistant message in {@link MessageNode.partOrder}: `block` is `blocks[index]`;
+ * `thinking` is the node's `thinking`/`thinkingSignature` (one part, at its first block's place);
+ * `tool-call` is the call of `toolCalls` with that `id`.
+ */
+export type PartRef = { part: 'block'; index: number } | { part: 'thinking' } | { part: 'tool-call'; id: string }
 
 /** Kinds of {@link MessageNode.event}. */
 export type EventKind = 'compaction' | 'model-change' | 'unknown-event' | 'interrupted' | 'command' | 'notification' | 'hook' | 'api-error' | 'notice'

@@ -53,22 +53,73 @@ interface Truth {
   firstPrompt?: string
 }
 
-/** The independent reading of one raw file. `mainThread`: leave out inline `isSidechain` prompts. */
-function truthOf(path: string, mainThread: boolean): Truth {
+/** The records of a raw file, in order (lines that are not JSON left out). */
+function recordsOf(path: string): Rec[] {
+  const out: Rec[] = []
+  for (const line of readFileSync(path, 'utf8').split('\n')) {
+    if (line.trim() === '') continue
+    try {
+      out.push(JSON.parse(line))
+    } catch {
+      // not a record
+    }
+  }
+  return out
+}
+
+/**
+ * Claude Code 1.x inline sub-agent threads of a raw file: `isSidechain: true` records (no
+ * `agentId`) grouped by the first record of their `parentUuid` chain that is a sidechain record,
+ * each named by the Task call whose `input.prompt` is that first record's text (the first unused
+ * such call in file order). Map: Task call id (or `?<root uuid>` when none matches) → record uuids.
+ */
+function inlineThreads(recs: Rec[]): Map<string, Set<string>> {
+  const side = new Map<string, Rec>()
+  for (const r of recs) if (r.isSidechain === true && r.agentId === undefined && typeof r.uuid === 'string' && !side.has(r.uuid)) side.set(r.uuid, r)
+  const calls: { id: string; prompt: string }[] = []
+  for (const r of recs) for (const b of r.type === 'assistant' && Array.isArray(r.message?.content) ? r.message.content : []) {
+    if (b?.type === 'tool_use' && b.name === 'Task' && typeof b.input?.prompt === 'string') calls.push({ id: b.id, prompt: b.input.prompt.trim() })
+  }
+  const rootOf = (r: Rec): Rec => {
+    let cur = r
+    while (typeof cur.parentUuid === 'string' && side.has(cur.parentUuid)) cur = side.get(cur.parentUuid)!
+    return cur
+  }
+  const used = new Set<string>()
+  const nameOf = new Map<string, string>()
+  const out = new Map<string, Set<string>>()
+  for (const r of side.values()) {
+    const root = rootOf(r)
+    let name = nameOf.get(root.uuid)
+    if (name === undefined) {
+      const c = root.message?.content
+      const text = (typeof c === 'string' ? c : Array.isArray(c) ? c.filter((b: Rec) => b?.type === 'text').map((b: Rec) => b.text).join('\n\n') : '').trim()
+      const call = calls.find((x) => !used.has(x.id) && x.prompt === text && text !== '')
+      if (call) used.add(call.id)
+      name = call ? call.id : `?${root.uuid}`
+      nameOf.set(root.uuid, name)
+    }
+    if (!out.has(name)) out.set(name, new Set())
+    out.get(name)!.add(r.uuid)
+  }
+  return out
+}
+
+/**
+ * The independent reading of one raw file. `mainThread`: a session file's main thread (inline
+ * `isSidechain` records are left out: they are their sub-agent's session); `only`: the uuids of
+ * one inline thread, read alone.
+ */
+function truthOf(path: string, mainThread: boolean, only?: Set<string>): Truth {
   const seen = new Set<string>()
   const t: Truth = { prompts: 0, assistantTexts: 0, toolCalls: 0, paired: 0, outputTokens: 0 }
   const callIds = new Set<string>()
   const resultIds = new Set<string>()
   const textReplies = new Set<string>()
   const usageByMessage = new Map<string, number>()
-  for (const line of readFileSync(path, 'utf8').split('\n')) {
-    if (line.trim() === '') continue
-    let r: Rec
-    try {
-      r = JSON.parse(line)
-    } catch {
-      continue
-    }
+  for (const r of recordsOf(path)) {
+    if (only && !(r.isSidechain === true && only.has(r.uuid))) continue
+    if (mainThread && r.isSidechain === true && r.agentId === undefined) continue
     if (typeof r.uuid === 'string') {
       if (seen.has(r.uuid)) continue
       seen.add(r.uuid)
@@ -78,19 +129,17 @@ function truthOf(path: string, mainThread: boolean): Truth {
       const blocks: Rec[] = typeof content === 'string' ? [{ type: 'text', text: content }] : Array.isArray(content) ? content : []
       for (const b of blocks) if (b?.type === 'tool_result' && typeof b.tool_use_id === 'string') resultIds.add(b.tool_use_id)
       const text = blocks.filter((b) => b?.type === 'text').map((b) => String(b.text ?? '')).join('\n\n').trim()
-      if (text === '' || r.isMeta === true || r.isCompactSummary === true || (mainThread && r.isSidechain === true)) continue
+      if (text === '' || r.isMeta === true || r.isCompactSummary === true) continue
       if (CLI_TEXT.test(text)) continue
       t.prompts++
       t.firstPrompt ??= text
     } else if (r.type === 'assistant') {
       if (r.message?.model === '<synthetic>') continue
-      // An inline 1.x sub-agent's replies are not the main thread's texts; its tokens were still spent here.
-      const sidechain = mainThread && r.isSidechain === true
       const mid = String(r.message?.id ?? r.uuid)
       const blocks: Rec[] = Array.isArray(content) ? content : typeof content === 'string' ? [{ type: 'text', text: content }] : []
       for (const b of blocks) {
         if ((b?.type === 'tool_use' || b?.type === 'server_tool_use') && typeof b.id === 'string') callIds.add(b.id)
-        if (b?.type === 'text' && String(b.text ?? '').trim() !== '' && !sidechain) textReplies.add(mid)
+        if (b?.type === 'text' && String(b.text ?? '').trim() !== '') textReplies.add(mid)
       }
       const out = r.message?.usage?.output_tokens
       if (typeof out === 'number') usageByMessage.set(mid, out) // the last record of a reply holds its usage
@@ -131,9 +180,20 @@ describe.each(CASES)('public-real claude-code %s', (name) => {
 
   it('every session file reads with the counts of an independent reading', () => {
     for (const file of sessionFiles(home)) {
-      const s = read.sessions.find((x) => x.source.files[0] === file)
+      const s = read.sessions.find((x) => x.source.files[0] === file && x.source.format !== 'claude-code-inline-sidechain')
       const mainThread = s?.source.format !== 'claude-code-subagent'
       const truth = truthOf(file, mainThread)
+      if (mainThread) {
+        // Each inline 1.x sub-agent thread is a session of its own, with the counts of its records alone.
+        const threads = inlineThreads(recordsOf(file))
+        const children = read.sessions.filter((x) => x.source.files[0] === file && x.source.format === 'claude-code-inline-sidechain')
+        expect({ file, threads: children.length }).toEqual({ file, threads: threads.size })
+        for (const [call, uuids] of threads) {
+          const child = children.find((x) => x.parentToolCallId === call)
+          expect({ file, call, found: child !== undefined }).toEqual({ file, call, found: true })
+          expect({ file, call, ...sepiaOf(child!) }).toEqual({ file, call, ...truthOf(file, false, uuids) })
+        }
+      }
       if (!s) {
         // Not listed (empty or summary-only): then it holds no conversation.
         expect({ file, prompts: truth.prompts, assistantTexts: truth.assistantTexts }).toEqual({ file, prompts: 0, assistantTexts: 0 })
@@ -145,7 +205,7 @@ describe.each(CASES)('public-real claude-code %s', (name) => {
 
   it('conversion sends only typed prompts as user turns (no marker, no injected text)', () => {
     for (const s of read.sessions) {
-      if (s.source.format === 'claude-code-subagent') continue
+      if (s.source.format === 'claude-code-subagent' || s.source.format === 'claude-code-inline-sidechain') continue
       const { session: out } = prepareForTarget(s, TO_CLINE, { textOnly: false })
       const users = out.nodes.filter((n) => n.role === 'user' && n.content.trim() !== '')
       for (const u of users) expect(CLI_TEXT.test(u.content.trimStart()), `${s.id}: ${u.content.slice(0, 60)}`).toBe(false)
@@ -200,12 +260,71 @@ describe.each(CASES)('public-real claude-code %s', (name) => {
   })
 })
 
+/** `<system-reminder>` blocks inside the `tool_result` blocks of a raw file (first copy of each uuid). */
+function rawToolReminders(path: string): number {
+  const seen = new Set<string>()
+  let n = 0
+  for (const line of readFileSync(path, 'utf8').split('\n')) {
+    if (!line.includes('<system-reminder>')) continue
+    let r: Rec
+    try {
+      r = JSON.parse(line)
+    } catch {
+      continue
+    }
+    if (typeof r.uuid === 'string') {
+      if (seen.has(r.uuid)) continue
+      seen.add(r.uuid)
+    }
+    if (r.type !== 'user' || !Array.isArray(r.message?.content)) continue
+    for (const b of r.message.content as Rec[]) {
+      if (b?.type !== 'tool_result') continue
+      const texts: string[] = typeof b.content === 'string' ? [b.content] : Array.isArray(b.content) ? b.content.filter((x: Rec) => x?.type === 'text').map((x: Rec) => String(x.text ?? '')) : []
+      for (const t of texts) n += t.split('<system-reminder>').length - 1
+    }
+  }
+  return n
+}
+
+describe('public-real claude-code <system-reminder> in tool results', () => {
+  it.each(CASES)('%s: every reminder is moved out of the result text into metadata, none reaches an export', async (name) => {
+    const home = join(ROOT, name, 'home')
+    const read = await readHome(home)
+    for (const file of sessionFiles(home)) {
+      const s = read.sessions.find((x) => x.source.files[0] === file)
+      const raw = rawToolReminders(file)
+      if (!s) {
+        expect({ file, raw }).toEqual({ file, raw: 0 })
+        continue
+      }
+      const tools = s.nodes.filter((n) => n.role === 'tool')
+      const moved = tools.reduce((a, n) => a + ((n.metadata?.systemReminders as string[] | undefined)?.length ?? 0), 0)
+      expect({ file, moved }).toEqual({ file, moved: raw })
+      for (const n of tools) expect(n.content.includes('<system-reminder>'), `${file} ${n.nodeId}`).toBe(false)
+      const md = sessionToMarkdown(s)
+      const html = sessionToHtml(s)
+      expect(md.includes('<system-reminder>'), `${s.id} Markdown`).toBe(false)
+      expect(html.includes('&lt;system-reminder&gt;') || html.includes('<system-reminder>'), `${s.id} HTML`).toBe(false)
+    }
+  })
+
+  it('a Read result is the file content: the reminder and its blank line are gone', async () => {
+    const s = (await readHome(join(ROOT, 'pai-project-folder', 'home'))).byId('155715ec-f4e9-47ea-859c-2e4cfcceab6f')
+    const withReminder = s.nodes.filter((n) => n.role === 'tool' && n.metadata?.systemReminders)
+    expect(withReminder.length).toBe(rawToolReminders(s.source.files[0]!))
+    const first = withReminder[0]!
+    expect(first.content).toBe('     1→✅ Observability running at http://localhost:5172\n     2→\n')
+    expect((first.metadata!.systemReminders as string[])[0]).toMatch(/^Whenever you read a file, you should consider whether it would be considered malware\./)
+  })
+})
+
 /** Small sessions that hold one class of CLI-written record each (goldens: store → IR JSON). */
 const GOLDENS: [string, string][] = [
   ['pai-project-folder', 'e8c742ee-724b-47ba-9cca-c2db071e9da4'], // 1.0.51: caveat, /exit, empty stdout
   ['pai-project-folder', 'dab5506f-e535-403f-9a60-49f21a42571a'], // system local_command /agents, <bash-notification>
   ['sword-1090-siblings', 'e4b47c0c-0fd6-4b9e-9500-ee355fe2f33a'], // <synthetic> "Request timed out"
   ['sword-1090-siblings', '6cf7db75-091b-4b27-9f73-7ca1979e06b7'], // a /login-only session
+  ['pai-project-folder', '155715ec-f4e9-47ea-859c-2e4cfcceab6f'], // Read results ending in <system-reminder> (moved to metadata)
 ]
 
 describe('public-real claude-code goldens and markers', () => {
@@ -252,36 +371,52 @@ function truthCount(dir: string, tag: string): number {
 }
 
 describe('public-real claude-code 1.x inline sub-agents', () => {
-  it('every inline isSidechain record sits under the Task call whose prompt started its thread', async () => {
+  it('each inline isSidechain thread is a child session under the Task call whose prompt started it; the main thread holds none', async () => {
     const dir = join(ROOT, 'sword-1090-siblings', 'home')
     const id = '155c3456-9cd0-4d8f-8db3-d0560ca1851c'
     const file = sessionFiles(dir).find((f) => f.includes(id))!
-    const recs = readFileSync(file, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as Rec)
-    const byUuid = new Map(recs.filter((r) => typeof r.uuid === 'string').map((r) => [r.uuid as string, r]))
-    const taskByPrompt = new Map<string, string>()
-    for (const r of recs) for (const b of Array.isArray(r.message?.content) ? r.message.content : []) {
-      if (b?.type === 'tool_use' && b.name === 'Task' && typeof b.input?.prompt === 'string') taskByPrompt.set(b.input.prompt.trim(), b.id)
+    const recs = recordsOf(file)
+    const threads = inlineThreads(recs)
+    const sidechainUuids = new Set(recs.filter((r) => r.isSidechain === true).map((r) => r.uuid as string))
+    expect([...threads.keys()].filter((k) => k.startsWith('?'))).toEqual([]) // every thread has its Task call
+    expect(threads.size).toBe(5)
+    const read = await readHome(dir)
+    const parent = read.byId(id)
+    // The main thread no longer holds any sidechain record.
+    expect(parent.nodes.filter((n) => sidechainUuids.has(n.nodeId.split('#')[0]!)).map((n) => n.nodeId)).toEqual([])
+    expect(parent.nodes.filter((n) => n.metadata?.isSidechain === true)).toEqual([])
+    const calls = new Map(parent.nodes.flatMap((n) => n.toolCalls ?? []).map((c) => [c.id, c]))
+    expect(parent.childSessionIds?.length).toBe(threads.size)
+    for (const [call, uuids] of threads) {
+      const childId = calls.get(call)?.subagentSessionId
+      expect({ call, linked: childId !== undefined }).toEqual({ call, linked: true })
+      const child = read.byId(childId!)
+      expect({ call, parent: child.parentSessionId, parentCall: child.parentToolCallId, inChildren: parent.childSessionIds!.includes(child.id) }).toEqual({ call, parent: id, parentCall: call, inChildren: true })
+      // Its nodes are exactly its records (an assistant reply of several records is one node, named by its first uuid).
+      const nodeRecords = child.nodes.map((n) => n.nodeId.split('#')[0]!)
+      expect(nodeRecords.every((u) => uuids.has(u))).toBe(true)
+      const replies = new Set(recs.filter((r) => uuids.has(r.uuid) && (r.type === 'user' || r.type === 'assistant')).map((r) => (r.type === 'assistant' ? `m:${r.message?.id}` : r.uuid)))
+      expect({ call, nodes: child.nodes.length }).toEqual({ call, nodes: replies.size })
+      expect(child.nodes.some((n) => n.isMeta)).toBe(false)
+      const task = calls.get(call)!.arguments as { description?: string }
+      expect(child.title).toBe(task.description)
     }
-    const rootOf = (r: Rec): Rec => {
-      let cur = r
-      while (typeof cur.parentUuid === 'string' && byUuid.get(cur.parentUuid)?.isSidechain === true) cur = byUuid.get(cur.parentUuid)!
-      return cur
-    }
-    const expected = new Map<string, string>()
-    for (const r of recs) {
-      if (r.isSidechain !== true || typeof r.uuid !== 'string' || (r.type !== 'user' && r.type !== 'assistant')) continue
-      const root = rootOf(r)
-      const text = typeof root.message?.content === 'string' ? root.message.content.trim() : ''
-      const call = taskByPrompt.get(text)
-      if (call) expected.set(r.uuid, call)
-    }
-    expect(new Set(expected.values()).size).toBe(5)
-    const s = (await readHome(dir)).byId(id)
-    for (const [uuid, call] of expected) {
-      // An assistant reply of several records is one node, named by its first record's uuid.
-      const n = s.nodes.find((x) => x.nodeId === uuid)
-      if (n) expect({ uuid, call: n.metadata?.sidechainToolCallId, isMeta: n.isMeta }).toEqual({ uuid, call, isMeta: true })
-    }
-    expect(s.nodes.filter((n) => n.metadata?.isSidechain === true && n.metadata?.sidechainToolCallId === undefined)).toEqual([])
+  })
+
+  it('an inline thread read as a child session matches its golden', async () => {
+    const read = await readHome(join(ROOT, 'sword-1090-siblings', 'home'))
+    expectGolden('claude-code/public-real/155c3456-sidechain-48159d0b', read.byId('155c3456-9cd0-4d8f-8db3-d0560ca1851c/sidechain-48159d0b-18a4-42da-adcd-7b0b511bbf5d'))
+  })
+
+  it('the Markdown export of the parent holds no sub-agent text; the child opens on its own prompt', async () => {
+    const dir = join(ROOT, 'sword-1090-siblings', 'home')
+    const read = await readHome(dir)
+    const parent = read.byId('155c3456-9cd0-4d8f-8db3-d0560ca1851c')
+    const child = read.byId(parent.childSessionIds![0]!)
+    const prompt = child.nodes.find(isPrompt)!.content.trim()
+    const task = parent.nodes.flatMap((n) => n.toolCalls ?? []).find((c) => c.subagentSessionId === child.id)!
+    expect(prompt).toBe(((task.arguments as { prompt: string }).prompt).trim())
+    const assistant = child.nodes.find((n) => n.role === 'assistant' && n.content.trim() !== '')!
+    expect(sessionToMarkdown(parent, { toolOutput: false }).includes(assistant.content.trim().slice(0, 80))).toBe(false)
   })
 })

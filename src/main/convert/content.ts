@@ -7,7 +7,11 @@ import type { ContentBlock, MessageNode } from '../../shared/ir'
 import type { TargetVocabulary } from './vocabulary'
 import type { WarningSink } from './warnings'
 
-/** Content as written: the text projection and, when a non-text block is kept, the ordered blocks. */
+/**
+ * Content as written: the text projection and, when a non-text block is kept (or the node keeps
+ * its parts' order, `partOrder`: then one block per source block, a dropped one as empty text),
+ * the ordered blocks.
+ */
 export interface AdaptedContent {
   content: string
   blocks?: ContentBlock[]
@@ -28,11 +32,12 @@ export function adaptContent(node: MessageNode, vocab: TargetVocabulary, sink: W
   if (!node.blocks || node.blocks.length === 0) return { content: node.content }
   const texts: string[] = []
   const out: ContentBlock[] = []
-  let kept = false
+  // A node that keeps its parts' order (`partOrder`) names blocks by index: every block keeps its place.
+  const ordered = node.partOrder !== undefined
+  let kept = ordered
   const text = (t: string): void => {
-    if (t === '') return
-    texts.push(t)
-    out.push({ type: 'text', text: t })
+    if (t !== '') texts.push(t)
+    if (t !== '' || ordered) out.push({ type: 'text', text: t })
   }
   for (const b of node.blocks) {
     switch (b.type) {
@@ -59,7 +64,10 @@ export function adaptContent(node: MessageNode, vocab: TargetVocabulary, sink: W
         break
       case 'unknown':
         if (b.text) text(b.text)
-        else sink.add({ kind: 'block-dropped', count: 1, blockType: b.originalType })
+        else {
+          sink.add({ kind: 'block-dropped', count: 1, blockType: b.originalType })
+          if (ordered) text('')
+        }
         break
       default: {
         const never: never = b

@@ -139,6 +139,7 @@ function adaptNode(n: MessageNode, session: Session, profile: TargetProfile, sin
   const { content, blocks } = adaptContent(n, profile.vocabulary, sink)
   const node: MessageNode = { nodeId: n.nodeId, role: n.role, content }
   if (blocks) node.blocks = blocks
+  if (blocks && n.partOrder && n.role === 'assistant') node.partOrder = n.partOrder.map((p) => ({ ...p }))
   if (n.createdAt !== undefined) node.createdAt = n.createdAt
   if (n.role === 'tool') {
     if (n.toolCallId !== undefined) node.toolCallId = n.toolCallId
@@ -236,6 +237,17 @@ function serverCallsAsText(item: Extract<Item, { type: 'calls' }>, session: Sess
     return `[${p.call.name} run by the provider${failedNote}: ${what}]${result}`
   })
   const node: MessageNode = { ...item.node, content: [...markers, item.node.content].filter((x) => x.trim() !== '').join('\n\n') }
+  if (node.partOrder && node.blocks) {
+    // Each marker takes its call's place among the message's parts.
+    const blocks = [...node.blocks]
+    node.partOrder = node.partOrder.map((ref) => {
+      const k = ref.part === 'tool-call' ? server.findIndex((p) => p.call.id === ref.id) : -1
+      if (k < 0) return ref
+      blocks.push({ type: 'text', text: markers[k]! })
+      return { part: 'block', index: blocks.length - 1 }
+    })
+    node.blocks = blocks
+  }
   const pairs = item.pairs.filter((p) => !server.includes(p))
   if (pairs.length > 0) return { type: 'calls', node, pairs }
   delete node.toolCalls
@@ -294,6 +306,11 @@ function renderAsText(item: Extract<Item, { type: 'calls' }>, sink: WarningSink)
   for (const p of item.pairs) parts.push(`[Tool call: ${p.call.name}]\n${argsText(p.call.arguments)}`)
   const assistant: MessageNode = { ...item.node, content: parts.filter((x) => x.trim() !== '').join('\n\n') }
   delete assistant.toolCalls
+  // The calls are text after the message's text now: the parts' order is not kept.
+  if (assistant.partOrder) {
+    delete assistant.partOrder
+    if (assistant.blocks?.every((b) => b.type === 'text')) delete assistant.blocks
+  }
   sink.add({ kind: 'tools-as-text', count: item.pairs.length })
   const out: MessageNode[] = [assistant]
   item.pairs.forEach((p, k) => {

@@ -1,5 +1,7 @@
 /**
- * Find Claude Code sessions under one home: directory listings and `stat`s only.
+ * Find Claude Code sessions under one home: directory listings and `stat`s, plus the head of each
+ * session file (its `version`); a 0.x/1.x file is also scanned once for inline sub-agent threads
+ * (`sidechain.ts`, memoised by size and mtime).
  *
  * Layout (seed 002 "Claude Code"; fixtures/real/claude-code/README.md, Claude Code 2.1.332):
  * - `<claudeConfigDir>/projects/<project folder>/<session id>.jsonl` — one file per session. The
@@ -9,6 +11,9 @@
  *   sub-agent's transcript. Other files under `subagents/` (e.g. `workflows/<id>/journal.jsonl`)
  *   are not sessions.
  * - Legacy layout: `<project folder>/agent-<id>.jsonl` sub-agent files beside the sessions.
+ * - Claude Code 1.x: sub-agent records inline in the session file (`isSidechain: true`); each
+ *   thread gets a ref of its own ({@link FORMAT_INLINE_SIDECHAIN}, the parent's file, hint
+ *   `inlineThread`), and the parent's ref lists them (hint `inlineThreads`).
  */
 import type { Dirent } from 'node:fs'
 import { readdir, stat } from 'node:fs/promises'
@@ -17,6 +22,7 @@ import type { Diagnostic } from '../../../shared/ir'
 import type { HomeLayout } from '../../platform'
 import type { DiscoverResult, ReadContext, StoreRef } from '../types'
 import { FORMAT_SESSION, FORMAT_SUBAGENT } from './read'
+import { FORMAT_INLINE_SIDECHAIN, inlineThreadsOf } from './sidechain'
 
 const SUBAGENT_FILE = /^agent-(.+)\.jsonl$/
 
@@ -93,6 +99,7 @@ async function project(home: string, dir: string, diagnostics: Diagnostic[]): Pr
   if (!entries) return []
   const sessions: StoreRef[] = []
   const children = new Map<string, StoreRef[]>()
+  const inline: StoreRef[] = []
   for (const e of entries) {
     const path = join(dir, e.name)
     if (await isDir(e, path)) {
@@ -106,7 +113,16 @@ async function project(home: string, dir: string, diagnostics: Diagnostic[]): Pr
     const ref = legacy
       ? await makeRef(home, legacy[1]!, FORMAT_SUBAGENT, [path], { hints: { legacySubagent: true } }, diagnostics)
       : await makeRef(home, stem, FORMAT_SESSION, [path], {}, diagnostics)
-    if (ref) sessions.push(ref)
+    if (!ref) continue
+    sessions.push(ref)
+    if (legacy) continue
+    const threads = await inlineThreadsOf(path, stem)
+    if (threads.length === 0) continue
+    ref.hints = { ...ref.hints, inlineThreads: threads }
+    for (const t of threads) {
+      const child = await makeRef(home, t.id, FORMAT_INLINE_SIDECHAIN, [path], { parentSessionId: stem, hints: { inlineThread: t } }, diagnostics)
+      if (child) inline.push(child)
+    }
   }
   const out: StoreRef[] = []
   for (const ref of sessions) {
@@ -115,6 +131,7 @@ async function project(home: string, dir: string, diagnostics: Diagnostic[]): Pr
     out.push(ref)
   }
   for (const subs of children.values()) out.push(...subs)
+  out.push(...inline)
   return out
 }
 

@@ -79,3 +79,23 @@ export function classifyInjected(raw: string): Injected | undefined {
   if (text.startsWith(HOOK_STOP)) return { kind: 'hook', label: stripAnsi(text.slice(HOOK_STOP.length).trim()) }
   return undefined
 }
+
+/** A `<system-reminder>` block and the blank line Claude Code puts before it. */
+const REMINDER = /(?:\n\n)?<system-reminder>([\s\S]*?)<\/system-reminder>/g
+
+/**
+ * Split the `<system-reminder>` blocks Claude Code appends inside a tool result (a Read result
+ * ends with "\n\n<system-reminder>\nWhenever you read a file, you should consider whether it would
+ * be considered malware..."; 139 of them in fixtures/public-real/claude-code, 1.0.x to 2.1.x) from
+ * the tool's own output. They are the CLI's note to the model, not what the tool printed.
+ * Returns the output without them and each reminder's inner text (trimmed), in order. Pure.
+ */
+export function splitReminders(text: string): { text: string; reminders: string[] } {
+  if (!text.includes('<system-reminder>')) return { text, reminders: [] }
+  const reminders: string[] = []
+  const out = text.replace(REMINDER, (_m, inner: string) => {
+    reminders.push(inner.trim())
+    return ''
+  })
+  return { text: out, reminders }
+}

@@ -1,6 +1,7 @@
 /**
- * Read one Claude Code transcript (`<project folder>/<session id>.jsonl`, or a sub-agent's
- * `<session id>/subagents/agent-<id>.jsonl`) into the IR.
+ * Read one Claude Code transcript (`<project folder>/<session id>.jsonl`, a sub-agent's
+ * `<session id>/subagents/agent-<id>.jsonl`, or one 1.x inline sub-agent thread of a session file,
+ * `sidechain.ts`) into the IR.
  *
  * Store facts: seed 002 "Claude Code"; fixtures/real/claude-code/README.md (Claude Code 2.1.332);
  * the resume rules of the hand-written probe (realstores/README.md "Claude Code 2.1.332": the
@@ -14,11 +15,17 @@ import { type Json, obj, str } from './content'
 import { scanTranscript } from './scan'
 import { Transcript } from './transcript'
 import { readRegularFile } from '../../util/regular-file'
+import { FORMAT_INLINE_SIDECHAIN, inlineThreadHint, inlineThreadsHint } from './sidechain'
 
 /** Store generation of a top-level session file. */
 export const FORMAT_SESSION = 'claude-code-jsonl'
 /** Store generation of a sub-agent transcript. */
 export const FORMAT_SUBAGENT = 'claude-code-subagent'
+
+/** True for a ref read as a sub-agent: a sub-agent file, or a 1.x inline thread (`sidechain.ts`). */
+export function isSubagentRef(ref: StoreRef): boolean {
+  return ref.format === FORMAT_SUBAGENT || ref.format === FORMAT_INLINE_SIDECHAIN
+}
 
 /** True for an assistant node that names a real model (not the `<synthetic>` placeholder). */
 export function isRealModel(n: MessageNode): boolean {
@@ -42,7 +49,7 @@ async function readMeta(ref: StoreRef, session: Session): Promise<Json | undefin
  * `READ_FAILED` only when the transcript cannot be opened at all.
  */
 export async function readSession(ref: StoreRef, _ctx: ReadContext): Promise<Session> {
-  const isSub = ref.format === FORMAT_SUBAGENT
+  const isSub = isSubagentRef(ref)
   const session = newSession('claude-code', ref.sessionId, ref.format, ref.files, ref.home)
   const t = new Transcript()
   const facts = await scanTranscript(ref, session, t, { isSub, diag: (d) => addDiagnostic(session, d), model: () => t.nodes.find(isRealModel)?.model })
@@ -50,6 +57,7 @@ export async function readSession(ref: StoreRef, _ctx: ReadContext): Promise<Ses
   if (isSub) await subagentFields(ref, session, facts.sessionId)
   else {
     linkChildren(session, ref)
+    linkInlineThreads(session, ref)
     linkInlineSidechains(session)
   }
   return finishSession(session)
@@ -63,6 +71,20 @@ export async function subagentFields(ref: StoreRef, session: Session, recordSess
   session.agentName = ref.sessionId
   const parent = ref.parentSessionId ?? recordSessionId
   if (parent !== undefined) session.parentSessionId = parent
+  const thread = ref.format === FORMAT_INLINE_SIDECHAIN ? inlineThreadHint(ref.hints) : undefined
+  if (thread) {
+    // A 1.x inline thread: what a `.meta.json` would say comes from its Task call's input.
+    const sub: Json = { inline: true, rootUuid: thread.root }
+    if (thread.agentType !== undefined) sub.agentType = thread.agentType
+    if (thread.description !== undefined) sub.description = thread.description
+    if (thread.toolUseId !== undefined) {
+      sub.toolUseId = thread.toolUseId
+      session.parentToolCallId = thread.toolUseId
+    }
+    session.metadata.subagent = sub
+    if (thread.description !== undefined && session.title === undefined) session.title = thread.description
+    return
+  }
   const meta = await readMeta(ref, session)
   if (!meta) return
   session.metadata.subagent = meta
@@ -104,7 +126,30 @@ function linkChildren(session: Session, ref: StoreRef): void {
   }
 }
 
+/** Task call id → child session id of the inline threads discovery listed (`hints.inlineThreads`). */
+export function inlineCallLinks(ref: StoreRef): Map<string, string> {
+  const out = new Map<string, string>()
+  for (const t of inlineThreadsHint(ref.hints) ?? []) if (t.toolUseId !== undefined) out.set(t.toolUseId, t.id)
+  return out
+}
+
 /**
+ * Parent of 1.x inline threads (`sidechain.ts`): each thread discovery listed is a child session
+ * (`childSessionIds`), and its Task call points at it (`subagentSessionId`).
+ */
+function linkInlineThreads(session: Session, ref: StoreRef): void {
+  const threads = inlineThreadsHint(ref.hints)
+  if (!threads) return
+  session.childSessionIds = [...(session.childSessionIds ?? []), ...threads.map((t) => t.id)]
+  const byCall = inlineCallLinks(ref)
+  for (const n of session.nodes) for (const c of n.toolCalls ?? []) {
+    const child = byCall.get(c.id)
+    if (child !== undefined) c.subagentSessionId = child
+  }
+}
+
+/**
+ * Fallback for inline records no listed thread took (a ref without `hints.inlineThreads`).
  * Claude Code 1.x wrote a Task sub-agent's records inline (`isSidechain: true`; the transcript
  * keeps their nodes as meta with `metadata.isSidechain`). Each such thread starts with a user
  * record holding the Task call's `prompt` (fixtures/public-real/claude-code sword-1090-siblings,

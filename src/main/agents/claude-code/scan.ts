@@ -17,6 +17,7 @@ import { type Json, obj, str } from './content'
 import { METADATA_TYPES, SessionFacts } from './facts'
 import { parseLine } from './parse'
 import type { Transcript } from './transcript'
+import { FORMAT_INLINE_SIDECHAIN, inlineThreadHint, inlineThreadsHint, ThreadMembers } from './sidechain'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 /** Broken parent links reported one by one before the rest are summed up. */
@@ -49,8 +50,32 @@ function recordText(r: Json): string | undefined {
   return undefined
 }
 
+/**
+ * Which records of the file a pass reads: an inline sub-agent thread's ref reads only that
+ * thread's records (`child`), a parent that lists its inline threads reads all but theirs.
+ */
+interface ThreadFilter {
+  members: ThreadMembers
+  child: boolean
+}
+
+/** The filter `ref`'s hints ask for, if any (see `sidechain.ts`). */
+function threadFilter(ref: StoreRef): ThreadFilter | undefined {
+  if (ref.format === FORMAT_INLINE_SIDECHAIN) {
+    const t = inlineThreadHint(ref.hints)
+    return { members: new ThreadMembers(new Set(t ? [t.root] : [])), child: true }
+  }
+  const threads = inlineThreadsHint(ref.hints)
+  return threads ? { members: new ThreadMembers(new Set(threads.map((x) => x.root))), child: false } : undefined
+}
+
 /** Feed one record to the transcript and the facts. */
-function take(r: Json, line: number, t: Transcript, facts: SessionFacts, expectedSessionId: string | undefined, counters: { noType: number }): void {
+function take(r: Json, line: number, t: Transcript, facts: SessionFacts, expectedSessionId: string | undefined, counters: { noType: number }, filter: ThreadFilter | undefined): void {
+  if (filter && filter.members.take(r) !== filter.child) {
+    // The parent leaves its inline threads to their own sessions; their chains still resolve.
+    if (!filter.child) t.skip(r)
+    return
+  }
   let type = str(r.type)
   if (type === undefined) {
     const role = str(obj(r.message)?.role)
@@ -91,6 +116,7 @@ export async function scanTranscript(ref: StoreRef, session: Session, t: Transcr
   const facts = new SessionFacts()
   t.inlineSidechainsAreMeta = !o.isSub
   const counters = { noType: 0 }
+  const filter = threadFilter(ref)
   const expected = o.isSub ? undefined : ref.sessionId
   let lines = 0
   // A failure of `beforeLine` (the catalog's writes) is not a read problem: it rejects the pass.
@@ -106,7 +132,7 @@ export async function scanTranscript(ref: StoreRef, session: Session, t: Transcr
       }
       const parsed = parseLine(text)
       if (parsed.problem) o.diag({ severity: parsed.problem.severity, path, line: lineNo, message: parsed.problem.message })
-      for (const r of parsed.records) take(r, lineNo, t, facts, expected, counters)
+      for (const r of parsed.records) take(r, lineNo, t, facts, expected, counters, filter)
     }, { size: ref.files.length === 1 ? ref.size : undefined })
   } catch (e) {
     if (failed) throw e

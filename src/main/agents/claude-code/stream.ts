@@ -10,7 +10,8 @@
  */
 import { addDiagnostic, finishSession, newSession, NodeTotalsBuilder } from '../../ir/build'
 import type { NodeStream, ReadContext, StoreRef, StreamedSession } from '../types'
-import { FORMAT_SUBAGENT, isRealModel, noteChildCall, subagentFields, subagentIdsOf } from './read'
+import { inlineCallLinks, isRealModel, isSubagentRef, noteChildCall, subagentFields, subagentIdsOf } from './read'
+import { inlineThreadsHint } from './sidechain'
 import { scanTranscript } from './scan'
 import { DEFAULT_WINDOW, StreamTranscript, type StreamWindow } from './transcript-stream'
 
@@ -19,7 +20,8 @@ const MAX_PASSES = 3
 
 /** One pass; `late` lists the replies that were continued after their node was handed over. */
 async function pass(ref: StoreRef, out: NodeStream, window: StreamWindow, holdUntil: ReadonlyMap<string, number>): Promise<{ result: StreamedSession; late: Map<string, number> }> {
-  const isSub = ref.format === FORMAT_SUBAGENT
+  const isSub = isSubagentRef(ref)
+  const inline = isSub ? new Map<string, string>() : inlineCallLinks(ref)
   const session = newSession('claude-code', ref.sessionId, ref.format, ref.files, ref.home)
   const totals = new NodeTotalsBuilder()
   const children = isSub ? undefined : subagentIdsOf(ref)
@@ -32,6 +34,10 @@ async function pass(ref: StoreRef, out: NodeStream, window: StreamWindow, holdUn
       totals.add(n)
       if (model === undefined && isRealModel(n)) model = n.model
       if (children) noteChildCall(byCall, n, children)
+      if (inline.size > 0) for (const c of n.toolCalls ?? []) {
+        const child = inline.get(c.id)
+        if (child !== undefined) c.subagentSessionId = child
+      }
       out.node(n, seq)
     },
     window,
@@ -49,7 +55,10 @@ async function pass(ref: StoreRef, out: NodeStream, window: StreamWindow, holdUn
     model: () => model,
   })
   if (isSub) await subagentFields(ref, session, facts.sessionId)
-  else if (children) session.childSessionIds = [...children]
+  else {
+    const kids = [...(children ?? []), ...(inlineThreadsHint(ref.hints) ?? []).map((t) => t.id)]
+    if (kids.length) session.childSessionIds = kids
+  }
   finishSession(session, totals.totals)
   const result: StreamedSession = { session, nodeCount: t.released, totals: totals.totals, droppedDiagnostics: dropped }
   if (byCall.size > 0) result.callLinks = byCall

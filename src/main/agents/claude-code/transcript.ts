@@ -11,10 +11,13 @@
  * - `user` records hold a string, or blocks where each `tool_result` becomes a `role:"tool"` node.
  * - `system` `compact_boundary` has `parentUuid: null` and links back via `logicalParentUuid`.
  * - A resumed session may replay earlier records with the same `uuid`: the first copy wins.
+ * - A `tool_result` may end with `<system-reminder>` blocks the CLI appended for the model (Read
+ *   results: "Whenever you read a file..."): they are not the tool's output, so the tool node's
+ *   text is the output alone and the reminders' texts are `metadata.systemReminders` (issue 14).
  */
-import type { ContentBlock, MessageNode } from '../../../shared/ir'
+import type { ContentBlock, MessageNode, PartRef } from '../../../shared/ir'
 import { type Json, convertBlock, hasNonText, isoToMs, obj, str, textOf, toolCallFrom, toolResultContent, usageFrom } from './content'
-import { classifyInjected, stripAnsi } from './injected'
+import { classifyInjected, splitReminders, stripAnsi } from './injected'
 
 /** Where a node's parent points before resolution. */
 export type RawParent = { uuid: string; logical: boolean } | { nodeId: string } | undefined
@@ -69,10 +72,35 @@ function smallToolUseResult(value: unknown): unknown {
   return out
 }
 
-/** Set an assistant node's text (and blocks, when some are not text) from its gathered blocks. */
+/** The parts of each open assistant node in record order (see {@link MessageNode.partOrder}). */
+const PARTS = new WeakMap<MessageNode, PartRef[]>()
+
+/** Note the next part of an assistant node (a thinking part once, at its first block). */
+function notePart(node: MessageNode, part: PartRef): void {
+  let parts = PARTS.get(node)
+  if (!parts) PARTS.set(node, (parts = []))
+  if (part.part === 'thinking' && parts.some((p) => p.part === 'thinking')) return
+  parts.push(part)
+}
+
+/** True when `parts` are in the IR's default order: thinking, then blocks, then tool calls. */
+function defaultOrder(parts: readonly PartRef[]): boolean {
+  const rank = (p: PartRef): number => (p.part === 'thinking' ? 0 : p.part === 'block' ? 1 : 2)
+  return parts.every((p, i) => i === 0 || rank(parts[i - 1]!) <= rank(p))
+}
+
+/**
+ * Set an assistant node's text (and blocks, when some are not text) from its gathered blocks;
+ * when its parts were written in another order, `blocks` (all of them) and `partOrder` keep it.
+ */
 export function fillAssistant(node: MessageNode, blocks: ContentBlock[]): void {
   node.content = textOf(blocks)
-  if (hasNonText(blocks)) node.blocks = blocks
+  const parts = PARTS.get(node)
+  PARTS.delete(node)
+  if (parts && !defaultOrder(parts)) {
+    node.blocks = blocks
+    node.partOrder = parts
+  } else if (hasNonText(blocks)) node.blocks = blocks
 }
 
 /** The forest under construction. */
@@ -259,8 +287,18 @@ export class Transcript {
     const id = str(b.tool_use_id)
     if (id !== undefined) node.toolCallId = id
     const { text, blocks } = toolResultContent(b.content)
-    node.content = text
-    if (blocks) node.blocks = blocks
+    // CLI reminders appended to the output (issue 14) go to `metadata.systemReminders`.
+    const reminders: string[] = []
+    const split = (t: string): string => {
+      const r = splitReminders(t)
+      reminders.push(...r.reminders)
+      return r.text
+    }
+    if (blocks) {
+      node.blocks = blocks.map((x) => (x.type === 'text' ? { ...x, text: split(x.text) } : x))
+      node.content = textOf(node.blocks)
+    } else node.content = split(text)
+    if (reminders.length) node.metadata = { ...node.metadata, systemReminders: reminders }
     if (b.is_error === true) node.isError = true
     if (withRecordFields && r.toolUseResult !== undefined) {
       const tur = obj(r.toolUseResult)
@@ -293,6 +331,9 @@ export class Transcript {
     for (const raw of content) {
       const b = obj(raw)
       if (!b) continue
+      if (b.type === 'thinking' || b.type === 'redacted_thinking') notePart(node, { part: 'thinking' })
+      else if (b.type === 'tool_use' || b.type === 'server_tool_use') notePart(node, { part: 'tool-call', id: str(b.id) ?? '' })
+      else notePart(node, { part: 'block', index: blocks.length })
       if (b.type === 'thinking') {
         // Thinking may be stored empty (display "omitted") while its signature is kept.
         const t = str(b.thinking) ?? ''

@@ -23,7 +23,7 @@ import { randomBytes } from 'node:crypto'
 import { join } from 'node:path'
 import { SepiaError } from '../../../shared/api'
 import { type ConvertWarning, quoteArg } from '../../../shared/convert'
-import type { ContentBlock, MessageNode, Session } from '../../../shared/ir'
+import type { ContentBlock, MessageNode, Session, ToolCall } from '../../../shared/ir'
 import { FileTransaction } from '../../convert/atomic'
 import type { WriteOptions, WriteResult } from '../types'
 
@@ -85,15 +85,50 @@ function usageOf(n: MessageNode): Json | undefined {
   return Object.keys(out).length ? out : undefined
 }
 
+/**
+ * An assistant message's content blocks: thinking, text/blocks, tool_use, or, when the node keeps
+ * its parts' order (`partOrder`, issue 14), in that order; parts it does not name come last.
+ */
 function assistantContent(n: MessageNode): Json[] {
-  const out: Json[] = []
-  if (n.thinkingSignature !== undefined) {
-    if (n.metadata?.redactedThinking === true) out.push({ type: 'redacted_thinking', data: n.thinkingSignature })
-    else out.push({ type: 'thinking', thinking: n.thinking ?? '', signature: n.thinkingSignature })
+  const thinking = (): Json | undefined => {
+    if (n.thinkingSignature === undefined) return undefined
+    if (n.metadata?.redactedThinking === true) return { type: 'redacted_thinking', data: n.thinkingSignature }
+    return { type: 'thinking', thinking: n.thinking ?? '', signature: n.thinkingSignature }
   }
+  const toolUse = (c: ToolCall): Json => ({ type: 'tool_use', id: c.id, name: c.name, input: c.arguments ?? {} })
+  const out: Json[] = []
+  const push = (b: Json | undefined): void => void (b && out.push(b))
+  if (n.partOrder && n.blocks) {
+    const calls = new Set<ToolCall>()
+    const blocks = new Set<number>()
+    let thought = false
+    for (const p of n.partOrder) {
+      if (p.part === 'thinking') {
+        if (!thought) push(thinking())
+        thought = true
+      } else if (p.part === 'block') {
+        const b = n.blocks[p.index]
+        if (b && !blocks.has(p.index)) push(anthropicBlock(b))
+        blocks.add(p.index)
+      } else {
+        // A call split by conversion keeps the source id on its first part (`<id>_2`... after it).
+        for (const c of n.toolCalls ?? []) {
+          if (calls.has(c) || !(c.id === p.id || c.id.startsWith(`${p.id}_`))) continue
+          calls.add(c)
+          out.push(toolUse(c))
+        }
+      }
+    }
+    const seal = thought ? undefined : thinking()
+    if (seal) out.unshift(seal)
+    n.blocks.forEach((b, i) => !blocks.has(i) && push(anthropicBlock(b)))
+    for (const c of n.toolCalls ?? []) if (!calls.has(c)) out.push(toolUse(c))
+    return out
+  }
+  push(thinking())
   if (n.blocks) out.push(...n.blocks.map(anthropicBlock).filter((x): x is Json => x !== undefined))
   else if (n.content !== '') out.push({ type: 'text', text: n.content })
-  for (const c of n.toolCalls ?? []) out.push({ type: 'tool_use', id: c.id, name: c.name, input: c.arguments ?? {} })
+  for (const c of n.toolCalls ?? []) out.push(toolUse(c))
   return out
 }
 

@@ -105,6 +105,47 @@ function isCustom(c: ToolCall): c is ToolCall & { arguments: { input: string } }
 }
 
 /**
+ * An assistant node's text and calls in the order they are written: its text, then its calls; or,
+ * when it keeps its parts' order (`partOrder`, issue 14), each run of text blocks (joined by blank
+ * lines) and each call where the source had it (a call split by conversion, `<id>_2`..., follows
+ * its first part); parts it does not name come last. Thinking is written before (a `reasoning` item).
+ */
+function orderedParts(n: MessageNode): ({ kind: 'text'; text: string } | { kind: 'call'; call: ToolCall })[] {
+  const calls = n.toolCalls ?? []
+  if (!n.partOrder || !n.blocks) return [{ kind: 'text' as const, text: n.content }, ...calls.map((call) => ({ kind: 'call' as const, call }))]
+  const out: ({ kind: 'text'; text: string } | { kind: 'call'; call: ToolCall })[] = []
+  const usedCalls = new Set<ToolCall>()
+  const usedBlocks = new Set<number>()
+  let run: string[] = []
+  const flush = (): void => {
+    if (run.length) out.push({ kind: 'text', text: run.join('\n\n') })
+    run = []
+  }
+  const textOfBlock = (i: number): void => {
+    const b = n.blocks![i]
+    usedBlocks.add(i)
+    if (b?.type === 'text' && b.text !== '') run.push(b.text)
+    else if (b?.type === 'unknown' && b.text) run.push(b.text)
+  }
+  for (const p of n.partOrder) {
+    if (p.part === 'block') {
+      if (!usedBlocks.has(p.index)) textOfBlock(p.index)
+    } else if (p.part === 'tool-call') {
+      for (const c of calls) {
+        if (usedCalls.has(c) || !(c.id === p.id || c.id.startsWith(`${p.id}_`))) continue
+        flush()
+        usedCalls.add(c)
+        out.push({ kind: 'call', call: c })
+      }
+    }
+  }
+  n.blocks.forEach((_b, i) => !usedBlocks.has(i) && textOfBlock(i))
+  flush()
+  for (const c of calls) if (!usedCalls.has(c)) out.push({ kind: 'call', call: c })
+  return out
+}
+
+/**
  * The rollout's lines for `session` (prepared: linear, every call followed by its result), one
  * string each with its newline; `stats` is filled while they are produced.
  */
@@ -143,19 +184,23 @@ export function* rolloutLines(session: Session, head: RolloutHead, stats: Rollou
         yield line(at, 'response_item', { type: 'reasoning', summary, content: null, encrypted_content: n.thinkingSignature })
       }
       stats.droppedAssistantImages += n.blocks?.filter((b) => b.type === 'image').length ?? 0
-      if (n.content !== '') {
-        yield line(at, 'response_item', { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: n.content }] })
-        yield line(at, 'event_msg', { type: 'agent_message', message: n.content })
-      }
-      for (const c of n.toolCalls ?? []) {
+      const callLine = (c: ToolCall): string => {
         if (isCustom(c)) {
           customIds.add(c.id)
-          yield line(at, 'response_item', { type: 'custom_tool_call', name: c.name, input: c.arguments.input, call_id: c.id })
-        } else {
-          const call: Json = { type: 'function_call', name: c.name, arguments: JSON.stringify(c.arguments ?? {}), call_id: c.id }
-          if (c.namespace !== undefined) call.namespace = c.namespace
-          yield line(at, 'response_item', call)
+          return line(at, 'response_item', { type: 'custom_tool_call', name: c.name, input: c.arguments.input, call_id: c.id })
         }
+        const call: Json = { type: 'function_call', name: c.name, arguments: JSON.stringify(c.arguments ?? {}), call_id: c.id }
+        if (c.namespace !== undefined) call.namespace = c.namespace
+        return line(at, 'response_item', call)
+      }
+      const textLines = function* (text: string): Generator<string> {
+        if (text === '') return
+        yield line(at, 'response_item', { type: 'message', role: 'assistant', content: [{ type: 'output_text', text }] })
+        yield line(at, 'event_msg', { type: 'agent_message', message: text })
+      }
+      for (const part of orderedParts(n)) {
+        if (part.kind === 'text') yield* textLines(part.text)
+        else yield callLine(part.call)
       }
       if (head.keepUsage && n.usage && (n.usage.inputTokens !== undefined || n.usage.outputTokens !== undefined)) {
         const last = codexTokenUsage(n.usage)

@@ -39,9 +39,13 @@ export function cell(results: CaseResult[], source: string, target: string): str
   const mine = results.filter((r) => r.source === source && r.target === target)
   if (mine.length === 0) return note ? `— ${note}` : '— not run'
   const passed = mine.filter((r) => r.ok).length
-  const cannot = mine.filter((r) => !r.ok && r.cannot).length
-  const failed = mine.length - passed - cannot
-  const tail = cannot ? `, ${cannot} compacted by the target` : ''
+  const cannot = mine.filter((r) => !r.ok && r.cannot)
+  const compacted = cannot.filter((r) => r.cannot!.startsWith('the target compacted')).length
+  const other = cannot.length - compacted
+  const failed = mine.length - passed - cannot.length
+  // Compaction, and the rest of what the target drops itself (masked tool outputs, skipped
+  // command-like messages, a session without turns it will not resume): see "Failures".
+  const tail = (compacted ? `, ${compacted} compacted by the target` : '') + (other ? `, ${other} cut by the target itself` : '')
   return `${failed === 0 ? 'PASS' : 'FAIL'} ${passed}/${mine.length}${tail}`
 }
 

@@ -194,7 +194,8 @@ export function checkRequests(log: Json[], exp: Expectation, prompt: string, tex
  * the newest 50,000 tokens of them, `DEFAULT_TOOL_PROTECTION_THRESHOLD`, once 30,000 tokens can
  * go, become a preview plus the path of a file under `~/.gemini/tmp/<project>/tool-outputs/`, inside
  * `<tool_output_masked>`); OpenCode 1.18.33 and Kilo Code 7.7.7 `SessionCompaction.prune`
- * (`PRUNE_PROTECT`, `PRUNE_MINIMUM`: older tool outputs are sent as
+ * (`PRUNE_PROTECT` = 40000, `PRUNE_MINIMUM` = 20000 tokens in the 1.18.33 binary: tool outputs older
+ * than the newest 40,000 tokens of them, once 20,000 tokens can go, are marked compacted and sent as
  * `[Old tool result content cleared]`).
  */
 export const TOOL_OUTPUT_MASKS: readonly { agent: string; needle: string; how: string }[] = [

@@ -29,6 +29,8 @@ export const CELL_NOTES: Record<string, string> = {
   'gemini>gemini': 'same agent (nothing to convert)',
   'opencode>opencode': 'same agent (nothing to convert)',
   'kilo>kilo-code': 'same agent (nothing to convert)',
+  'public-real-claude-code>claude-code': 'same agent (nothing to convert)',
+  'public-real-codex>codex': 'same agent (nothing to convert)',
 }
 
 const cellKey = (source: string, target: string) => `${source}>${target}`

@@ -14,6 +14,7 @@
  *    result anywhere. Native mode also needs at least as many tool-call blocks as the source had
  *    calls, and every tool-result block answering a call of the request.
  */
+import type { Session } from '../src/shared/ir'
 import type { Json } from './mock/normalize'
 import { type Expectation, type ExpectItem, norm, needle } from './expect'
 
@@ -218,6 +219,30 @@ export const GEMINI_IGNORED_USER = /^[/?]/
  */
 export const GEMINI_NO_SESSION = 'No previous sessions found for this project.'
 
+/**
+ * What OpenCode 1.18.33 (and Kilo Code, its fork) print when an inline image of the session is not a
+ * decodable data URL: the AI SDK fetches every `data:` URL of the prompt before sending it, and the
+ * run stops with this error before any model request.
+ */
+export const OPENCODE_BAD_DATA_URL = 'failed to fetch the data URL'
+
+/**
+ * Inline images of `session` whose base64 payload does not decode (strict: only the base64
+ * alphabet, length a multiple of 4): `data`, or a `data:<type>;base64,` `uri`. The public-real
+ * sessions were published with secrets replaced by `REDACTED`, which can break an image's payload.
+ */
+export function undecodableImages(session: Session): number {
+  let n = 0
+  for (const node of session.nodes) {
+    for (const b of node.blocks ?? []) {
+      if (b.type !== 'image') continue
+      const data = b.data ?? (b.uri?.startsWith('data:') ? b.uri.slice(b.uri.indexOf(',') + 1) : undefined)
+      if (data !== undefined && !(data.length % 4 === 0 && /^[A-Za-z0-9+/]*={0,2}$/.test(data))) n++
+    }
+  }
+  return n
+}
+
 /** How often `needle` occurs in `hay`. */
 const occurrences = (hay: string, needle: string): number => hay.split(needle).length - 1
 
@@ -229,10 +254,11 @@ const occurrences = (hay: string, needle: string): number => hay.split(needle).l
  * - the checked request holds at least as many of the target's {@link TOOL_OUTPUT_MASKS} as
  *   tool results are missing;
  * - no request at all: the source has no turn to carry and Gemini CLI refuses to resume a session
- *   without one ({@link GEMINI_NO_SESSION} in its output).
- * `log`: the mock's entries; `output`: the agent's output.
+ *   without one ({@link GEMINI_NO_SESSION} in its output), or the source holds an image that does
+ *   not decode ({@link undecodableImages}) and OpenCode / Kilo stopped on it ({@link OPENCODE_BAD_DATA_URL}).
+ * `log`: the mock's entries; `output`: the agent's output; `source`: facts of the source session.
  */
-export function targetsOwnDoing(target: string, log: Json[], exp: Expectation, verdict: Verdict, output: string): string | undefined {
+export function targetsOwnDoing(target: string, log: Json[], exp: Expectation, verdict: Verdict, output: string, source: { undecodableImages?: number } = {}): string | undefined {
   if (verdict.ok) return undefined
   const compacted = compactionRequest(log)
   if (compacted) {
@@ -241,6 +267,9 @@ export function targetsOwnDoing(target: string, log: Json[], exp: Expectation, v
   if (verdict.seq === undefined) {
     if (target === 'gemini' && exp.items.length === 0 && output.includes(GEMINI_NO_SESSION)) {
       return `the source session has no conversation turn to carry (only command markers or injected context, which the conversion leaves out), and Gemini CLI resumes only a session holding one: it answers "${GEMINI_NO_SESSION}" (getAllSessionFiles skips a session without resumable content)`
+    }
+    if ((target === 'opencode' || target === 'kilo-code') && (source.undecodableImages ?? 0) > 0 && output.includes(OPENCODE_BAD_DATA_URL)) {
+      return `${source.undecodableImages} inline image(s) of the source do not decode as base64 (the published copy has runs of it replaced by "REDACTED"), and the target stops before any model request when it fetches such a data: URL ("${OPENCODE_BAD_DATA_URL}")`
     }
     return undefined
   }

@@ -9,7 +9,7 @@ import type { Session } from '../src/shared/ir'
 import { agentById } from '../src/main/agents/registry'
 import { runConversion } from '../src/main/convert/convert'
 import { layoutForHome } from '../src/main/platform'
-import { checkRequests, targetsOwnDoing } from './check'
+import { checkRequests, targetsOwnDoing, undecodableImages } from './check'
 import type { Driver } from './drivers/types'
 import { expectationOf } from './expect'
 import { startMock } from './mock/server'
@@ -87,7 +87,7 @@ export async function runCase(source: string, session: Session, opts: CaseOption
     result.ok = verdict.ok && converted.verification.ok
     result.verdict = verdict.line
     result.missing = verdict.missing
-    const own = targetsOwnDoing(opts.driver.agent, mock.entries(), expectation, verdict, run.output)
+    const own = targetsOwnDoing(opts.driver.agent, mock.entries(), expectation, verdict, run.output, { undecodableImages: undecodableImages(session) })
     if (own && converted.verification.ok) result.cannot = `${own}; Sepia's read-back of what it wrote matched`
     if (!result.ok) result.output = run.output.slice(-3000)
   } catch (e) {

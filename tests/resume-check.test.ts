@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { checkRequests, compactionRequest, GEMINI_NO_SESSION, targetsOwnDoing } from '../resume/check'
+import { checkRequests, compactionRequest, GEMINI_NO_SESSION, OPENCODE_BAD_DATA_URL, targetsOwnDoing, undecodableImages } from '../resume/check'
 import { cell } from '../resume/report'
 import type { CaseResult } from '../resume/run-case'
 import { expectationOf } from '../resume/expect'
@@ -153,6 +153,19 @@ describe('what a target leaves out itself (targetsOwnDoing)', () => {
     expect(targetsOwnDoing('gemini', [], { items: [], toolCalls: 0 }, none, `Error resuming session: ${GEMINI_NO_SESSION}`)).toMatch(/no conversation turn/)
     expect(targetsOwnDoing('gemini', [], exp, checkRequests([], exp, PROMPT, false), GEMINI_NO_SESSION)).toBeUndefined()
     expect(targetsOwnDoing('gemini', [], { items: [], toolCalls: 0 }, none, 'crashed')).toBeUndefined()
+  })
+
+  it('explains no request from OpenCode only when the source holds an image that does not decode', () => {
+    // The public-real Codex session 019ddeed: a PNG whose published payload has runs replaced by "REDACTED".
+    const node = (data: string) => ({ nodeId: 'u1', role: 'user', content: '', blocks: [{ type: 'image', mediaType: 'image/png', data }] })
+    const session = (data: string) => ({ id: 's', agent: 'codex', nodes: [node(data)] }) as unknown as Session
+    expect(undecodableImages(session('iVBORw0KGgo='))).toBe(0)
+    expect(undecodableImages(session('iVBORw0KGgoREDACTED/REDACTED/'))).toBe(1)
+    const none = checkRequests([], { items: [], toolCalls: 0 }, PROMPT, false)
+    const out = `{"type":"error","error":{"data":{"message":"Failed to download data:image/png;base64,...: Error: ${OPENCODE_BAD_DATA_URL}"}}}`
+    expect(targetsOwnDoing('opencode', [], { items: [], toolCalls: 0 }, none, out, { undecodableImages: 1 })).toMatch(/do not decode as base64/)
+    expect(targetsOwnDoing('opencode', [], { items: [], toolCalls: 0 }, none, out, { undecodableImages: 0 })).toBeUndefined()
+    expect(targetsOwnDoing('opencode', [], { items: [], toolCalls: 0 }, none, 'timed out', { undecodableImages: 1 })).toBeUndefined()
   })
 
   it('labels the cell apart from compaction', () => {

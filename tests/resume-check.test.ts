@@ -174,6 +174,6 @@ describe('what a target leaves out itself (targetsOwnDoing)', () => {
       { ...base, sessionId: 'a', ok: true },
       { ...base, sessionId: 'b', ok: false, cannot: 'Gemini CLI masks bulky tool outputs itself' },
     ]
-    expect(cell(rs, 's', 'gemini')).toBe('PASS 1/2, 1 cut by the target itself')
+    expect(cell(rs, 's', 'gemini')).toBe("PASS 1/2, 1 cannot pass (the target's own doing)")
   })
 })

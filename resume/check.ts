@@ -14,6 +14,7 @@
  *    result anywhere. Native mode also needs at least as many tool-call blocks as the source had
  *    calls, and every tool-result block answering a call of the request.
  */
+import type { Session } from '../src/shared/ir'
 import type { Json } from './mock/normalize'
 import { type Expectation, type ExpectItem, norm, needle } from './expect'
 
@@ -147,6 +148,10 @@ export interface Verdict {
   missing: string[]
   /** Sequence number of the request checked. */
   seq?: number
+  /** The expected items the checked request lacked (each also a line of `missing`). */
+  missingItems?: ExpectItem[]
+  /** The other problems of the checked request (tool-call blocks too few, results answering no call). */
+  blockProblems?: string[]
 }
 
 /** Check `log` (the mock's entries) against `exp` for the resume `prompt`. */
@@ -171,12 +176,120 @@ export function checkRequests(log: Json[], exp: Expectation, prompt: string, tex
     })
     .filter(Boolean)
   const problems: string[] = missing.map((i) => `missing ${i.kind} (${i.where}): '${i.text}'${i.tail ? ` ... '${i.tail}'` : ''}`)
+  const blockProblems: string[] = []
   if (!textOnly) {
-    if (p.callIds.length < exp.toolCalls) problems.push(`only ${p.callIds.length} tool-call blocks for ${exp.toolCalls} tool calls`)
+    if (p.callIds.length < exp.toolCalls) blockProblems.push(`only ${p.callIds.length} tool-call blocks for ${exp.toolCalls} tool calls`)
     const unanswered = p.resultIds.filter((id) => !p.callIds.includes(id))
-    if (unanswered.length) problems.push(`${unanswered.length} tool-result block(s) answer no call in the request`)
+    if (unanswered.length) blockProblems.push(`${unanswered.length} tool-result block(s) answer no call in the request`)
   }
+  problems.push(...blockProblems)
   const summary = `${counts.join(', ')}, ${p.callIds.length} tool-call blocks for ${exp.toolCalls} calls`
   if (problems.length === 0) return { ok: true, line: `PASS: request #${req.seq} carried all prior turns (${summary})`, missing: [], seq: req.seq }
-  return { ok: false, line: `FAIL: request #${req.seq} is missing prior turns (${summary})`, missing: problems, seq: req.seq }
+  return { ok: false, line: `FAIL: request #${req.seq} is missing prior turns (${summary})`, missing: problems, seq: req.seq, missingItems: missing, blockProblems }
+}
+
+/**
+ * Markers a target puts in a request in place of a tool output it left out itself, to keep its
+ * context small (the output is still in the store Sepia wrote). Sources, in the shipped bundles:
+ * Gemini CLI 0.61.0 `packages/core/src/context/toolOutputMaskingService.ts` (tool outputs beyond
+ * the newest 50,000 tokens of them, `DEFAULT_TOOL_PROTECTION_THRESHOLD`, once 30,000 tokens can
+ * go, become a preview plus the path of a file under `~/.gemini/tmp/<project>/tool-outputs/`, inside
+ * `<tool_output_masked>`); OpenCode 1.18.33 and Kilo Code 7.7.7 `SessionCompaction.prune`
+ * (`PRUNE_PROTECT` = 40000, `PRUNE_MINIMUM` = 20000 tokens in the 1.18.33 binary: tool outputs older
+ * than the newest 40,000 tokens of them, once 20,000 tokens can go, are marked compacted and sent as
+ * `[Old tool result content cleared]`).
+ */
+export const TOOL_OUTPUT_MASKS: readonly { agent: string; needle: string; how: string }[] = [
+  { agent: 'gemini', needle: '<tool_output_masked>', how: 'Gemini CLI masks bulky tool outputs itself (ToolOutputMaskingService: outputs beyond the newest 50,000 tokens of tool output become a preview and the path of a file it saves under ~/.gemini/tmp/<project>/tool-outputs, in <tool_output_masked>)' },
+  { agent: 'opencode', needle: '[Old tool result content cleared]', how: 'OpenCode prunes old tool outputs itself (SessionCompaction.prune: older outputs are sent as "[Old tool result content cleared]")' },
+  { agent: 'kilo-code', needle: '[Old tool result content cleared]', how: 'Kilo Code prunes old tool outputs itself (SessionCompaction.prune, from OpenCode: older outputs are sent as "[Old tool result content cleared]")' },
+]
+
+/**
+ * Gemini CLI 0.61.0 leaves out, when it resumes, every user message whose text begins with "/" or
+ * "?" (it takes them for its own commands): `isIgnoredUserContent` in
+ * `convertSessionToClientHistory`, `packages/core/src/utils/sessionUtils.ts`.
+ */
+export const GEMINI_IGNORED_USER = /^[/?]/
+
+/**
+ * Gemini CLI 0.61.0 resumes only a session with resumable content (a user message it does not
+ * ignore, or a model message with text, calls or thoughts): `getAllSessionFiles`,
+ * `packages/cli/src/utils/sessionUtils.ts`, skips the others and `--resume` then says this.
+ */
+export const GEMINI_NO_SESSION = 'No previous sessions found for this project.'
+
+/**
+ * What OpenCode 1.18.33 (and Kilo Code, its fork) print when an inline image of the session is not a
+ * decodable data URL: the AI SDK fetches every `data:` URL of the prompt before sending it, and the
+ * run stops with this error before any model request.
+ */
+export const OPENCODE_BAD_DATA_URL = 'failed to fetch the data URL'
+
+/**
+ * Inline images of `session` whose base64 payload does not decode (strict: only the base64
+ * alphabet, length a multiple of 4): `data`, or a `data:<type>;base64,` `uri`. The public-real
+ * sessions were published with secrets replaced by `REDACTED`, which can break an image's payload.
+ */
+export function undecodableImages(session: Session): number {
+  let n = 0
+  for (const node of session.nodes) {
+    for (const b of node.blocks ?? []) {
+      if (b.type !== 'image') continue
+      const data = b.data ?? (b.uri?.startsWith('data:') ? b.uri.slice(b.uri.indexOf(',') + 1) : undefined)
+      if (data !== undefined && !(data.length % 4 === 0 && /^[A-Za-z0-9+/]*={0,2}$/.test(data))) n++
+    }
+  }
+  return n
+}
+
+/** How often `needle` occurs in `hay`. */
+const occurrences = (hay: string, needle: string): number => hay.split(needle).length - 1
+
+/**
+ * Why a failed case is the target's own doing, not the conversion's, or undefined when it is not
+ * (or not only). Each missing item must be explained, and nothing else may be wrong:
+ * - the target compacted the conversation (a request holds one of {@link COMPACTION_PROMPTS});
+ * - Gemini CLI skipped a user message beginning with "/" or "?" ({@link GEMINI_IGNORED_USER});
+ * - the checked request holds at least as many of the target's {@link TOOL_OUTPUT_MASKS} as
+ *   tool results are missing;
+ * - no request at all: the source has no turn to carry and Gemini CLI refuses to resume a session
+ *   without one ({@link GEMINI_NO_SESSION} in its output), or the source holds an image that does
+ *   not decode ({@link undecodableImages}) and OpenCode / Kilo stopped on it ({@link OPENCODE_BAD_DATA_URL}).
+ * `log`: the mock's entries; `output`: the agent's output; `source`: facts of the source session.
+ */
+export function targetsOwnDoing(target: string, log: Json[], exp: Expectation, verdict: Verdict, output: string, source: { undecodableImages?: number } = {}): string | undefined {
+  if (verdict.ok) return undefined
+  const compacted = compactionRequest(log)
+  if (compacted) {
+    return `the target compacted the conversation itself on resume (request #${compacted.seq} asks it for a summary): the session is larger than the target's context budget, so no request carries every earlier turn`
+  }
+  if (verdict.seq === undefined) {
+    if (target === 'gemini' && exp.items.length === 0 && output.includes(GEMINI_NO_SESSION)) {
+      return `the source session has no conversation turn to carry (only command markers or injected context, which the conversion leaves out), and Gemini CLI resumes only a session holding one: it answers "${GEMINI_NO_SESSION}" (getAllSessionFiles skips a session without resumable content)`
+    }
+    if ((target === 'opencode' || target === 'kilo-code') && (source.undecodableImages ?? 0) > 0 && output.includes(OPENCODE_BAD_DATA_URL)) {
+      return `${source.undecodableImages} inline image(s) of the source do not decode as base64 (the published copy has runs of it replaced by "REDACTED"), and the target stops before any model request when it fetches such a data: URL ("${OPENCODE_BAD_DATA_URL}")`
+    }
+    return undefined
+  }
+  if (verdict.blockProblems?.length) return undefined
+  const items = verdict.missingItems ?? []
+  const slash = items.filter((i) => i.kind === 'user' && target === 'gemini' && GEMINI_IGNORED_USER.test(i.text))
+  const tools = items.filter((i) => i.kind === 'tool')
+  if (slash.length + tools.length !== items.length || items.length === 0) return undefined
+  const reasons: string[] = []
+  if (slash.length) {
+    reasons.push(
+      `Gemini CLI leaves out on resume every user message beginning with "/" or "?", taking it for its own command (isIgnoredUserContent in convertSessionToClientHistory), so ${slash.length} user message(s) (${slash.map((i) => JSON.stringify(i.text.slice(0, 30))).join(', ')}) that Sepia wrote and warned about never reach its model`,
+    )
+  }
+  if (tools.length) {
+    const req = log.find((r) => r.seq === verdict.seq)
+    const text = stringsIn(req?.body ?? {}).join('\n')
+    const mask = TOOL_OUTPUT_MASKS.find((m) => m.agent === target && occurrences(text, m.needle) >= tools.length)
+    if (!mask) return undefined
+    reasons.push(`${mask.how}: request #${verdict.seq} carries ${occurrences(text, mask.needle)} such marker(s) for ${tools.length} missing tool result(s)`)
+  }
+  return reasons.join('; and ')
 }

@@ -7,7 +7,11 @@
  *
  *   npm run resume-matrix -- [--targets claude-code,cline] [--sources cline,codex,...] [--session ID]
  *                            [--text-only] [--keep | --keep-failed] [--out FILE] [--no-write] [--fresh]
- *                            [--report-only]
+ *                            [--report-only] [--cases ID,ID] [--only-failed]
+ *
+ * `--cases` (session id prefixes) and `--only-failed` (the stored cases of the selected sources and
+ * targets that failed without a `cannot` reason) rerun single cases: only those cases are replaced in
+ * the record, the other cases of their cells are kept.
  *
  * Every case is also kept in `RESUME-MATRIX.json` (results.ts): a run over some targets or sources
  * replaces those cells and keeps the rest, so adding a target does not rerun the others. `--fresh`
@@ -73,6 +77,8 @@ async function main(): Promise<number> {
         'no-write': { type: 'boolean', default: false },
         fresh: { type: 'boolean', default: false },
         'report-only': { type: 'boolean', default: false },
+        cases: { type: 'string' },
+        'only-failed': { type: 'boolean', default: false },
       },
     }).values
   } catch (e) {
@@ -88,6 +94,16 @@ async function main(): Promise<number> {
   const textOnly = args['text-only'] === true
   const keep = args.keep ? 'all' : args['keep-failed'] ? 'failed' : 'none'
 
+  const out = args.out ?? join(ROOT, textOnly ? 'RESUME-MATRIX-TEXT-ONLY.md' : 'RESUME-MATRIX.md')
+  const recordPath = out.replace(/\.md$/, '') + '.json'
+  const stored = args.fresh || args['no-write'] ? { version: 1 as const, columns: [], rows: [], cases: [] } : loadRecord(recordPath)
+  // Single cases (--cases, --only-failed): `source>session>target` keys, or session prefixes.
+  const casePrefixes = args.cases?.split(',').filter(Boolean)
+  const failedKeys = args['only-failed'] ? new Set(stored.cases.filter((c) => !c.ok && !c.cannot).map((c) => `${c.source}>${c.sessionId}>${c.target}`)) : undefined
+  const single = casePrefixes !== undefined || failedKeys !== undefined
+  const wanted = (source: string, id: string, target: string): boolean =>
+    (!casePrefixes || casePrefixes.some((p) => id.startsWith(p))) && (!failedKeys || failedKeys.has(`${source}>${id}>${target}`))
+
   const bins: Record<string, string> = {}
   if (args['report-only']) targets.length = 0
   for (const t of targets) {
@@ -97,11 +113,14 @@ async function main(): Promise<number> {
   const results: CaseResult[] = []
   const rows: Row[] = []
   for (const source of sources) {
-    const sessions = (await readFixtureSessions(source)).filter((s) => !args.session || s.id.startsWith(args.session))
-    rows.push({ label: source.label, sessions: sessions.length })
+    const all = await readFixtureSessions(source)
+    const sessions = all.filter((s) => !args.session || s.id.startsWith(args.session))
+    // The row counts the source's sessions, not the ones this run selected.
+    rows.push({ label: source.label, sessions: all.length })
     for (const t of targets) {
       if (SAME[source.label] === t) continue
       for (const session of sessions) {
+        if (!wanted(source.label, session.id, t)) continue
         log(`${source.label} ${session.id} → ${t}`)
         const r = await runCase(source.label, session, { driver: DRIVERS[t]!, bin: bins[t]!, textOnly, keep, scenariosDir: join(ROOT, 'resume', 'scenarios'), log })
         log(`  ${r.verdict}${r.verified ? '' : ' (read-back differs)'} [${r.seconds}s]${r.sandbox ? ` kept ${r.sandbox}` : ''}`)
@@ -112,10 +131,8 @@ async function main(): Promise<number> {
   }
   const date = new Date().toISOString().slice(0, 10)
   const columns: Column[] = targets.map((t) => ({ agent: t, displayName: agentById(t as AgentId).displayName, cli: `${DRIVERS[t]!.package.pkg}@${DRIVERS[t]!.package.version}`, date }))
-  const out = args.out ?? join(ROOT, textOnly ? 'RESUME-MATRIX-TEXT-ONLY.md' : 'RESUME-MATRIX.md')
-  const recordPath = out.replace(/\.md$/, '') + '.json'
-  const pairs = sources.flatMap((s) => targets.filter((t) => SAME[s.label] !== t).map((t): [string, string] => [s.label, t]))
-  const stored = args.fresh || args['no-write'] ? { version: 1 as const, columns: [], rows: [], cases: [] } : loadRecord(recordPath)
+  // A run of whole cells replaces them; a run of single cases (or of --session) replaces just those cases.
+  const pairs = single || args.session ? [] : sources.flatMap((s) => targets.filter((t) => SAME[s.label] !== t).map((t): [string, string] => [s.label, t]))
   const record = mergeRun(stored, { columns, rows, cases: results, date, pairs }, allSources.map((s) => s.label))
   const md = renderMatrix(record.cases, record.rows, record.columns, {
     date,

@@ -21,6 +21,17 @@ export interface Row {
   sessions: number
 }
 
+/**
+ * How the cells now in the record were last run, when a run replaced single cases (the header names
+ * only the last command): date, commands, load average (1 minute, 2 cores) and CLI versions.
+ */
+export const RUN_NOTES: readonly string[] = [
+  '2026-12-02, public-real rows: every source into every target with `--sources public-real-claude-code,public-real-codex` (load about 30), then the cases that failed ' +
+    'rerun one CLI at a time with `--cases` / `--only-failed`: Gemini CLI `@google/gemini-cli@0.61.0` (14 cases, load 11 to 17), Cline `cline@3.0.65` (9, load 8 to 15), ' +
+    'Kilo Code `@kilocode/cli@7.7.7` (019f80ed, and 019ddeed again: load 13 to 17), OpenCode `opencode-ai@1.18.33` (5: the four public-real Claude Code sessions that ' +
+    'had timed out at 240 s under load 30 passed in 41 to 99 s at load 13 to 17 with the load-scaled timeout; 019ddeed stops on its image).',
+]
+
 /** Why a cell is empty or cannot pass, by `source>target` (or `source>*`). */
 export const CELL_NOTES: Record<string, string> = {
   'claude-code>claude-code': 'same agent (nothing to convert)',
@@ -29,6 +40,8 @@ export const CELL_NOTES: Record<string, string> = {
   'gemini>gemini': 'same agent (nothing to convert)',
   'opencode>opencode': 'same agent (nothing to convert)',
   'kilo>kilo-code': 'same agent (nothing to convert)',
+  'public-real-claude-code>claude-code': 'same agent (nothing to convert)',
+  'public-real-codex>codex': 'same agent (nothing to convert)',
 }
 
 const cellKey = (source: string, target: string) => `${source}>${target}`
@@ -39,9 +52,14 @@ export function cell(results: CaseResult[], source: string, target: string): str
   const mine = results.filter((r) => r.source === source && r.target === target)
   if (mine.length === 0) return note ? `— ${note}` : '— not run'
   const passed = mine.filter((r) => r.ok).length
-  const cannot = mine.filter((r) => !r.ok && r.cannot).length
-  const failed = mine.length - passed - cannot
-  const tail = cannot ? `, ${cannot} compacted by the target` : ''
+  const cannot = mine.filter((r) => !r.ok && r.cannot)
+  const compacted = cannot.filter((r) => r.cannot!.startsWith('the target compacted')).length
+  const other = cannot.length - compacted
+  const failed = mine.length - passed - cannot.length
+  // Compaction, and the rest of what the target drops or refuses itself (masked tool outputs,
+  // skipped command-like messages, a session without turns, an image that does not decode): see
+  // "Failures" for each case's reason.
+  const tail = (compacted ? `, ${compacted} compacted by the target` : '') + (other ? `, ${other} cannot pass (the target's own doing)` : '')
   return `${failed === 0 ? 'PASS' : 'FAIL'} ${passed}/${mine.length}${tail}`
 }
 
@@ -65,6 +83,7 @@ export function renderMatrix(results: CaseResult[], rows: Row[], columns: Column
       `\`.json\` record next to this file. CLIs: ${columns.map((c) => `${c.displayName} \`${c.cli}\`${c.date ? ` (run ${c.date})` : ''}`).join(', ')}.`,
     '',
   )
+  if (RUN_NOTES.length) out.push(...RUN_NOTES.map((n) => `Runs: ${n}`), '')
   out.push(`| source \\ target | ${columns.map((c) => c.displayName).join(' | ')} |`)
   out.push(`|---|${columns.map(() => '---').join('|')}|`)
   for (const r of rows) out.push(`| ${r.label} (${r.sessions}) | ${columns.map((c) => cell(results, r.label, c.agent)).join(' | ')} |`)

@@ -47,7 +47,9 @@ const COLUMN_ORDER = ['claude-code', 'cline', 'codex', 'gemini', 'opencode', 'ki
 /**
  * Merge a run into the stored record: the run's columns and rows replace stored ones with the same
  * key (new ones are added; columns sorted by {@link COLUMN_ORDER}, rows by `rowOrder`), and every
- * stored case of a (source, target) pair the run covered is replaced by the run's cases.
+ * stored case of a (source, target) pair the run covered is replaced by the run's cases, and every
+ * stored case with the source, session id and target of a run case is replaced by it (a run of
+ * single cases passes no pairs: the other cases of those cells stay).
  */
 export function mergeRun(
   stored: MatrixRecord,
@@ -55,7 +57,8 @@ export function mergeRun(
   rowOrder: readonly string[],
 ): MatrixRecord {
   const ran = new Set(run.pairs.map(([s, t]) => `${s}>${t}`))
-  const cases: StoredCase[] = stored.cases.filter((c) => !ran.has(`${c.source}>${c.target}`))
+  const rerun = new Set(run.cases.map((c) => `${c.source}>${c.sessionId}>${c.target}`))
+  const cases: StoredCase[] = stored.cases.filter((c) => !ran.has(`${c.source}>${c.target}`) && !rerun.has(`${c.source}>${c.sessionId}>${c.target}`))
   for (const c of run.cases) {
     const { output: _output, sandbox: _sandbox, ...rest } = c
     cases.push({ ...rest, date: run.date })

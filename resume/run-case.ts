@@ -9,7 +9,7 @@ import type { Session } from '../src/shared/ir'
 import { agentById } from '../src/main/agents/registry'
 import { runConversion } from '../src/main/convert/convert'
 import { layoutForHome } from '../src/main/platform'
-import { checkRequests, compactionRequest } from './check'
+import { checkRequests, targetsOwnDoing, undecodableImages } from './check'
 import type { Driver } from './drivers/types'
 import { expectationOf } from './expect'
 import { startMock } from './mock/server'
@@ -34,9 +34,9 @@ export interface CaseResult {
   newSessionId?: string
   error?: string
   /**
-   * Why the case cannot pass although the conversion is right: the target compacted the
-   * conversation itself on resume (see `COMPACTION_PROMPTS`, check.ts), so its requests carry a
-   * summary, not every turn.
+   * Why the case cannot pass although the conversion is right: the target itself compacted the
+   * conversation, masked tool outputs, skipped command-like user messages, or refused a session
+   * without turns (`targetsOwnDoing`, check.ts), and Sepia's read-back of what it wrote matched.
    */
   cannot?: string
   /** The agent's output, kept for failures. */
@@ -82,14 +82,13 @@ export async function runCase(source: string, session: Session, opts: CaseOption
     result.warnings = converted.warnings.map(describeWarning)
     const run = await opts.driver.resume(ctx, converted.sessionId, RESUME_PROMPT)
     writeFileSync(join(sandbox.home, 'agent-output.txt'), run.output)
-    const verdict = checkRequests(mock.entries(), expectationOf(session), RESUME_PROMPT, opts.textOnly)
+    const expectation = expectationOf(session)
+    const verdict = checkRequests(mock.entries(), expectation, RESUME_PROMPT, opts.textOnly)
     result.ok = verdict.ok && converted.verification.ok
     result.verdict = verdict.line
     result.missing = verdict.missing
-    const compacted = verdict.ok ? undefined : compactionRequest(mock.entries())
-    if (compacted && converted.verification.ok) {
-      result.cannot = `the target compacted the conversation itself on resume (request #${compacted.seq} asks it for a summary): the session is larger than the target's context budget, so no request carries every earlier turn; Sepia's read-back of what it wrote matched`
-    }
+    const own = targetsOwnDoing(opts.driver.agent, mock.entries(), expectation, verdict, run.output, { undecodableImages: undecodableImages(session) })
+    if (own && converted.verification.ok) result.cannot = `${own}; Sepia's read-back of what it wrote matched`
     if (!result.ok) result.output = run.output.slice(-3000)
   } catch (e) {
     result.error = (e as Error).stack ?? String(e)

@@ -12,7 +12,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { homedir, tmpdir } from 'node:os'
+import { cpus, homedir, loadavg, tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 
 /** An agent CLI pinned to the version the harness was checked with. */
@@ -96,6 +96,14 @@ export function baseEnv(home: string, extra: Record<string, string> = {}): Recor
     TERM: 'dumb',
     ...extra,
   }
+}
+
+/**
+ * `ms` scaled by how loaded the machine is: the 1-minute load average per core, at least 1 and at
+ * most 4 (a resume that takes 60 s on an idle machine took over 240 s at load 30 on 2 cores).
+ */
+export function loadScaled(ms: number): number {
+  return Math.round(ms * Math.min(4, Math.max(1, loadavg()[0]! / Math.max(1, cpus().length))))
 }
 
 /** Run a command to completion (stdout and stderr together), killing it after `timeoutMs`. */

@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { checkRequests, compactionRequest } from '../resume/check'
+import { checkRequests, compactionRequest, GEMINI_NO_SESSION, OPENCODE_BAD_DATA_URL, targetsOwnDoing, undecodableImages } from '../resume/check'
 import { cell } from '../resume/report'
 import type { CaseResult } from '../resume/run-case'
 import { expectationOf } from '../resume/expect'
@@ -100,5 +100,80 @@ describe('a target that compacts the conversation itself', () => {
     ]
     expect(cell(rs, 's', 'cline')).toBe('PASS 1/2, 1 compacted by the target')
     expect(cell([...rs, { ...base, sessionId: 'c', ok: false }], 's', 'cline')).toBe('FAIL 1/3, 1 compacted by the target')
+  })
+})
+
+describe('what a target leaves out itself (targetsOwnDoing)', () => {
+  // The shapes Gemini CLI 0.61.0 logged for public-real sessions (kept sandboxes of the matrix run).
+  const exp = {
+    items: [
+      { kind: 'user' as const, text: '/specify', where: 'user L3' },
+      { kind: 'assistant' as const, text: 'Done.', where: 'assistant L4' },
+      { kind: 'tool' as const, text: 'package session', where: 'tool L5' },
+    ],
+    toolCalls: 1,
+  }
+  const request = (parts: { user?: string; output: string }) => ({
+    seq: 1,
+    api: 'gemini',
+    body: {
+      contents: [
+        ...(parts.user ? [{ role: 'user', parts: [{ text: parts.user }] }] : []),
+        { role: 'model', parts: [{ text: 'Done.' }, { functionCall: { id: 'c1', name: 'read_file', args: {} } }] },
+        { role: 'user', parts: [{ functionResponse: { id: 'c1', name: 'read_file', response: { output: parts.output } } }] },
+        { role: 'user', parts: [{ text: PROMPT }] },
+      ],
+      tools: [{ functionDeclarations: [] }],
+    },
+  })
+
+  it('explains a skipped "/" message and a masked tool output, and nothing else', () => {
+    const log = [request({ output: '<tool_output_masked>\n{"output":"pack…"}\nOutput too large. Full output available at: /h/.gemini/tmp/p/tool-outputs/x.txt\n</tool_output_masked>' })]
+    const verdict = checkRequests(log, exp, PROMPT, false)
+    expect(verdict.ok).toBe(false)
+    expect(verdict.missingItems?.map((i) => i.kind)).toEqual(['user', 'tool'])
+    const why = targetsOwnDoing('gemini', log, exp, verdict, '')
+    expect(why).toMatch(/beginning with "\/" or "\?"/)
+    expect(why).toMatch(/ToolOutputMaskingService.*1 such marker\(s\) for 1 missing tool result/)
+    // The same loss in another target, or an assistant text lost too, is not explained.
+    expect(targetsOwnDoing('opencode', log, exp, verdict, '')).toBeUndefined()
+    const lostText = [{ ...log[0]!, body: { ...log[0]!.body, contents: log[0]!.body.contents.filter((c) => c.role !== 'model') } }]
+    expect(targetsOwnDoing('gemini', lostText, exp, checkRequests(lostText, exp, PROMPT, false), '')).toBeUndefined()
+  })
+
+  it('does not explain a tool output lost without the marker', () => {
+    const log = [request({ user: '/specify', output: 'something else' })]
+    const verdict = checkRequests(log, exp, PROMPT, false)
+    expect(verdict.missingItems?.map((i) => i.kind)).toEqual(['tool'])
+    expect(targetsOwnDoing('gemini', log, exp, verdict, '')).toBeUndefined()
+  })
+
+  it('explains no request only for a source without turns that Gemini CLI refused', () => {
+    const none = checkRequests([], { items: [], toolCalls: 0 }, PROMPT, false)
+    expect(targetsOwnDoing('gemini', [], { items: [], toolCalls: 0 }, none, `Error resuming session: ${GEMINI_NO_SESSION}`)).toMatch(/no conversation turn/)
+    expect(targetsOwnDoing('gemini', [], exp, checkRequests([], exp, PROMPT, false), GEMINI_NO_SESSION)).toBeUndefined()
+    expect(targetsOwnDoing('gemini', [], { items: [], toolCalls: 0 }, none, 'crashed')).toBeUndefined()
+  })
+
+  it('explains no request from OpenCode only when the source holds an image that does not decode', () => {
+    // The public-real Codex session 019ddeed: a PNG whose published payload has runs replaced by "REDACTED".
+    const node = (data: string) => ({ nodeId: 'u1', role: 'user', content: '', blocks: [{ type: 'image', mediaType: 'image/png', data }] })
+    const session = (data: string) => ({ id: 's', agent: 'codex', nodes: [node(data)] }) as unknown as Session
+    expect(undecodableImages(session('iVBORw0KGgo='))).toBe(0)
+    expect(undecodableImages(session('iVBORw0KGgoREDACTED/REDACTED/'))).toBe(1)
+    const none = checkRequests([], { items: [], toolCalls: 0 }, PROMPT, false)
+    const out = `{"type":"error","error":{"data":{"message":"Failed to download data:image/png;base64,...: Error: ${OPENCODE_BAD_DATA_URL}"}}}`
+    expect(targetsOwnDoing('opencode', [], { items: [], toolCalls: 0 }, none, out, { undecodableImages: 1 })).toMatch(/do not decode as base64/)
+    expect(targetsOwnDoing('opencode', [], { items: [], toolCalls: 0 }, none, out, { undecodableImages: 0 })).toBeUndefined()
+    expect(targetsOwnDoing('opencode', [], { items: [], toolCalls: 0 }, none, 'timed out', { undecodableImages: 1 })).toBeUndefined()
+  })
+
+  it('labels the cell apart from compaction', () => {
+    const base = { source: 's', target: 'gemini', verdict: '', missing: [], verified: true, differences: [], warnings: [], seconds: 1 }
+    const rs: CaseResult[] = [
+      { ...base, sessionId: 'a', ok: true },
+      { ...base, sessionId: 'b', ok: false, cannot: 'Gemini CLI masks bulky tool outputs itself' },
+    ]
+    expect(cell(rs, 's', 'gemini')).toBe("PASS 1/2, 1 cannot pass (the target's own doing)")
   })
 })

@@ -10,7 +10,7 @@
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { baseEnv, run } from '../sandbox'
+import { baseEnv, loadScaled, run } from '../sandbox'
 import type { Driver } from './types'
 
 /** The kit's `~/.gemini/settings.json` (lib/agents.sh). */
@@ -39,7 +39,8 @@ export const geminiDriver: Driver = {
       GEMINI_CLI_TRUST_WORKSPACE: 'true',
     })
     const args = ['--resume', sessionId, '-p', prompt, '-o', 'json', '--yolo', '-m', 'gemini-2.5-flash']
-    const r = await run(ctx.bin, args, { cwd: ctx.sandbox.cwd, env, timeoutMs: 180_000 })
-    return { exitCode: r.code, output: r.output + (r.timedOut ? '\n[stopped after 180 s]' : '') }
+    const timeoutMs = loadScaled(180_000)
+    const r = await run(ctx.bin, args, { cwd: ctx.sandbox.cwd, env, timeoutMs })
+    return { exitCode: r.code, output: r.output + (r.timedOut ? `\n[stopped after ${Math.round(timeoutMs / 1000)} s]` : '') }
   },
 }

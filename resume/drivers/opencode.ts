@@ -18,7 +18,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { baseEnv, cacheRoot, run } from '../sandbox'
+import { baseEnv, cacheRoot, loadScaled, run } from '../sandbox'
 import type { Driver } from './types'
 
 /** What tells the two CLIs apart. */
@@ -73,8 +73,10 @@ export function familyDriver(o: FamilyDriverOptions): Driver {
         npm_config_cache: join(cacheRoot(), `${o.cli}-${o.version}`, 'npm-cache'),
         ...o.env,
       })
-      const r = await run(ctx.bin, ['run', '--format', 'json', '-s', sessionId, prompt], { cwd: ctx.sandbox.cwd, env, timeoutMs: 240_000 })
-      return { exitCode: r.code, output: r.output + (r.timedOut ? '\n[stopped after 240 s]' : '') }
+      // 240 s on an idle machine, more under load (loadScaled).
+      const timeoutMs = loadScaled(240_000)
+      const r = await run(ctx.bin, ['run', '--format', 'json', '-s', sessionId, prompt], { cwd: ctx.sandbox.cwd, env, timeoutMs })
+      return { exitCode: r.code, output: r.output + (r.timedOut ? `\n[stopped after ${Math.round(timeoutMs / 1000)} s]` : '') }
     },
   }
 }

@@ -23,6 +23,10 @@
  * - `removed`: sessions deleted from the catalog, with the `gen` of their removal (for `getChanges`).
  * - `meta`: key/value (the `gen` counter, the homes fully indexed).
  *
+ * Secondary indexes are only those a query's plan uses (EXPLAIN QUERY PLAN, issue 15): v8 dropped
+ * `sessions_gen` (`changedSince` seeks `sessions_project` by home instead) and `sessions_parent`
+ * (no query filters on home + agent + parent; `bundle/move.ts` scans either way).
+ *
  * Tokenizer: `unicode61 remove_diacritics 2` with its default separators, so `src/main/lib.ts`
  * is indexed as `src main lib ts` and a query for a path or `snake_case` name is run as a phrase
  * of those tokens (see `search/query.ts`). Measured on 50 MB of code-like text (BENCHMARKS.md):
@@ -88,8 +92,6 @@ CREATE TABLE IF NOT EXISTS sessions (
   gen INTEGER NOT NULL,
   UNIQUE (home, agent, session_id)
 );
-CREATE INDEX IF NOT EXISTS sessions_gen ON sessions(gen);
-CREATE INDEX IF NOT EXISTS sessions_parent ON sessions(home, agent, parent_session_id);
 CREATE TABLE IF NOT EXISTS files (
   sid INTEGER NOT NULL,
   path TEXT NOT NULL,

@@ -25,7 +25,7 @@
  *
  * Secondary indexes are only those a query's plan uses (EXPLAIN QUERY PLAN, issue 15): v8 dropped
  * `sessions_gen` (`changedSince` seeks `sessions_project` by home instead) and `sessions_parent`
- * (no query filters on home + agent + parent; `bundle/move.ts` scans either way).
+ * (no query of the catalog filters on `parent_session_id`).
  *
  * Tokenizer: `unicode61 remove_diacritics 2` with its default separators, so `src/main/lib.ts`
  * is indexed as `src main lib ts` and a query for a path or `snake_case` name is run as a phrase

@@ -45,10 +45,11 @@ export interface SessionRecord {
   messages: MessageRow[]
   skeleton: Session
   /**
-   * The skeleton already serialized (the streaming path keeps its nodes as JSON text); when set,
-   * the catalog stores it instead of `skeleton`. Equal to `JSON.stringify` of the skeleton.
+   * Further skeleton nodes already serialized, as JSON arrays of nodes (the streaming path keeps
+   * its nodes as JSON text and leaves `skeleton.nodes` empty): the stored skeleton is `skeleton`
+   * with these nodes appended, in order (`CatalogStore.skeletons`).
    */
-  skeletonJson?: string
+  skeletonParts?: string[]
   diagnostics: Session['diagnostics']
   /** Encryption-key files the session's store names (flagged in `Library.credentialFiles`). */
   credentialFiles: CredentialFile[]
@@ -143,16 +144,8 @@ export function skeletonNode(n: MessageNode, keepText: boolean): MessageNode | u
   return s
 }
 
-/**
- * `JSON.stringify(skeletonShell(session, nodes))` where each node is already JSON text: what
- * `JSON.stringify` writes for the whole, without building it from objects.
- */
-export function skeletonJson(session: Session, nodes: readonly string[]): string {
-  const { nodes: _n, diagnostics, checkpoints, metadata, ...rest } = skeletonShell(session, [])
-  const head = JSON.stringify(rest)
-  const tail = JSON.stringify({ diagnostics, checkpoints, metadata })
-  return `${head.slice(0, -1)}${head.length > 2 ? ',' : ''}"nodes":[${nodes.join(',')}],${tail.slice(1)}`
-}
+/** Characters of one stored skeleton part (about; `stream.ts`, `schema.ts` `skeletons`). */
+export const SKELETON_PART_CHARS = 1 << 20
 
 /** The skeleton session around skeleton `nodes` (session fields, no diagnostics or checkpoints). */
 export function skeletonShell(session: Session, nodes: MessageNode[]): Session {

@@ -73,7 +73,7 @@ describe('a 20 MB single line', () => {
     expect(errors).toEqual([])
     const row = store.db.prepare('SELECT * FROM sessions WHERE session_id = ?').get(ID) as Record<string, unknown>
     expect(row).toMatchObject({ message_count: 3, tool_call_count: 1, node_count: 4, input_tokens: 40, output_tokens: 60, model: 'claude-opus-4-1', title: 'Summarise the repository with a sub-agent' })
-    const skeleton = JSON.parse(row.skeleton as string) as { nodes: { toolCalls?: { subagentSessionId?: string }[] }[] }
+    const skeleton = store.skeletonOf(row.sid as number)!
     expect(skeleton.nodes.flatMap((n) => n.toolCalls ?? []).map((c) => c.subagentSessionId)).toEqual([AGENT])
     const msgs = store.db.prepare('SELECT seq, role, tool_names, length(text) AS chars FROM messages ORDER BY seq').all()
     expect(msgs).toEqual([

@@ -8,12 +8,24 @@
  *   key), the link results of the last link pass and `gen` (the change counter when last written).
  * - `files`: the source files of each session with size and mtime.
  * - `messages`: one row per IR node that has text: node id, role, time, model, tool names and the
- *   text that is searchable (capped, see `extract.ts`). `fts` indexes `messages.text`
- *   (external-content FTS5); `fts_pending` lists rows not yet in `fts` (the search phase of a
- *   refresh fills them in the background).
+ *   text that is searchable (capped, see `extract.ts`). `fts` indexes `messages.text` as
+ *   `ftsText` makes it (CJK runs as bigrams, `search/cjk.ts`): a contentless FTS5 table
+ *   (`content=''`, `contentless_delete=1`, SQLite ≥ 3.43; better-sqlite3 12 bundles 3.53), so
+ *   the text is stored once, in `messages`, where snippets are cut from it (`search/snippet.ts`);
+ *   a row leaves the index by `DELETE ... WHERE rowid = ?`, without reading its text back.
+ *   `fts_pending` lists rows not yet in `fts` (the search phase of a refresh fills them in the
+ *   background).
+ * - `skeletons`: the link skeleton of each session (`extract.ts` `skeletonOf`), out of the
+ *   `sessions` row the listing reads: part 0 is the skeleton session JSON, parts 1.. (the
+ *   streaming path, `stream.ts`) JSON arrays of further nodes of up to ~1 MB each, so a large
+ *   session's skeleton is never one ~100 MB string.
  * - `usage`: one row per node that records token usage (for aggregations by day/model/...).
  * - `removed`: sessions deleted from the catalog, with the `gen` of their removal (for `getChanges`).
  * - `meta`: key/value (the `gen` counter, the homes fully indexed).
+ *
+ * Secondary indexes are only those a query's plan uses (EXPLAIN QUERY PLAN, issue 15): v8 dropped
+ * `sessions_gen` (`changedSince` seeks `sessions_project` by home instead) and `sessions_parent`
+ * (no query of the catalog filters on `parent_session_id`).
  *
  * Tokenizer: `unicode61 remove_diacritics 2` with its default separators, so `src/main/lib.ts`
  * is indexed as `src main lib ts` and a query for a path or `snake_case` name is run as a phrase
@@ -25,13 +37,18 @@
 import Database from 'better-sqlite3'
 import { chmodSync, existsSync, mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
+import { ftsText } from '../search/cjk'
 
 /**
  * Version of the catalog's schema; a catalog with another version is emptied and rebuilt. 6: the
  * search index holds masked text (issue 16), and readers mark CLI-injected records (issue 14).
  * 7: a session's `diagnostic_count` counts problems only, not `info` notes (issue 17).
+ * 8: contentless full-text index with CJK bigrams, skeletons in their own table (issue 15).
  */
-export const SCHEMA_VERSION = 7
+export const SCHEMA_VERSION = 8
+
+/** Name of the SQL function giving the text the full-text index holds for a message's text (`ftsText`). */
+export const FTS_TEXT_FUNCTION = 'sepia_fts_text'
 
 /** File name of the catalog inside the app data folder. */
 export const CATALOG_FILE = 'catalog.sqlite'
@@ -70,14 +87,11 @@ CREATE TABLE IF NOT EXISTS sessions (
   stamp TEXT NOT NULL,
   ref TEXT NOT NULL,
   summary TEXT NOT NULL,
-  skeleton TEXT,
   diagnostics TEXT,
   credentials TEXT,
   gen INTEGER NOT NULL,
   UNIQUE (home, agent, session_id)
 );
-CREATE INDEX IF NOT EXISTS sessions_gen ON sessions(gen);
-CREATE INDEX IF NOT EXISTS sessions_parent ON sessions(home, agent, parent_session_id);
 CREATE TABLE IF NOT EXISTS files (
   sid INTEGER NOT NULL,
   path TEXT NOT NULL,
@@ -112,7 +126,8 @@ CREATE TABLE IF NOT EXISTS usage (
   cost REAL
 );
 CREATE INDEX IF NOT EXISTS usage_sid ON usage(sid, seq);
-CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(text, content='messages', content_rowid='mid', tokenize='unicode61 remove_diacritics 2');
+CREATE TABLE IF NOT EXISTS skeletons (sid INTEGER NOT NULL, part INTEGER NOT NULL, json TEXT NOT NULL, PRIMARY KEY (sid, part));
+CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(text, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2');
 CREATE TABLE IF NOT EXISTS fts_pending (mid INTEGER PRIMARY KEY);
 CREATE TABLE IF NOT EXISTS removed (home TEXT NOT NULL, agent TEXT NOT NULL, session_id TEXT NOT NULL, gen INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS removed_gen ON removed(gen);
@@ -121,7 +136,7 @@ INSERT OR IGNORE INTO meta(key, value) VALUES ('gen', '0');
 
 /**
  * Indexes for the search's filters (search/plan.ts), which read only them: `sessions` rows are
- * large (summary, skeleton) and so are `messages` rows (their text is inline).
+ * large (summary, ref) and so are `messages` rows (their text is inline).
  * - `sessions_project`: the sessions of a project/agent filter (a scan of the `sessions` rows
  *   takes ~70 ms for 10k sessions).
  * - `messages_meta`: a message's session, role, time, model and tools by `mid`, ~1 µs per match
@@ -137,6 +152,7 @@ CREATE INDEX IF NOT EXISTS messages_meta ON messages(mid, sid, role, created_at,
 const DROP = `
 DROP TABLE IF EXISTS fts;
 DROP TABLE IF EXISTS fts_pending;
+DROP TABLE IF EXISTS skeletons;
 DROP TABLE IF EXISTS usage;
 DROP TABLE IF EXISTS messages;
 DROP TABLE IF EXISTS files;
@@ -208,6 +224,7 @@ export function openCatalog(path: string): Database.Database {
   // The catalog holds transcript text: readable by the user only (issue 16).
   if (path !== ':memory:') for (const f of [path, `${path}-wal`, `${path}-shm`]) if (existsSync(f)) chmodSync(f, 0o600)
   try {
+    db.function(FTS_TEXT_FUNCTION, { deterministic: true }, (text: unknown) => (typeof text === 'string' ? ftsText(text) : text))
     if (path !== ':memory:') db.pragma('journal_mode = WAL')
     db.pragma('synchronous = NORMAL')
     db.pragma('cache_size = -32768')

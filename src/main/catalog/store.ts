@@ -9,6 +9,7 @@ import type { ArchivedMark } from '../../shared/archive'
 import type { AgentId, Diagnostic, Session, SessionSummary } from '../../shared/ir'
 import type { StoreRef } from '../agents/types'
 import type { MessageRow, SessionRecord } from './extract'
+import { FTS_TEXT_FUNCTION } from './schema'
 
 /** A session record without its message rows (a streaming write stores those as it goes). */
 export type SessionHead = Omit<SessionRecord, 'messages'>
@@ -185,12 +186,12 @@ export class CatalogStore {
       s.model ?? null, JSON.stringify(rec.models), s.messageCount, s.toolCallCount, rec.nodeCount, s.diagnosticCount,
       s.parentSessionId ?? null, s.childSessionIds?.length ? JSON.stringify(s.childSessionIds) : null,
       u?.inputTokens ?? null, u?.outputTokens ?? null, u?.cacheReadTokens ?? null, u?.cacheWriteTokens ?? null, u?.thinkingTokens ?? null, u?.cost ?? null,
-      rec.ref.size, rec.ref.mtimeMs, stampOf(rec.ref), JSON.stringify(rec.ref), JSON.stringify(s), rec.skeletonJson ?? JSON.stringify(rec.skeleton),
+      rec.ref.size, rec.ref.mtimeMs, stampOf(rec.ref), JSON.stringify(rec.ref), JSON.stringify(s),
       rec.diagnostics.length ? JSON.stringify(rec.diagnostics) : null, rec.credentialFiles.length ? JSON.stringify(rec.credentialFiles) : null, gen,
     ]
     const cols = `home, agent, session_id, format, project, title, created_at, last_activity_at, model, models, message_count, tool_call_count, node_count, diagnostic_count,
       parent_session_id, child_session_ids, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, thinking_tokens, cost,
-      size, mtime_ms, stamp, ref, summary, skeleton, diagnostics, credentials, gen`
+      size, mtime_ms, stamp, ref, summary, diagnostics, credentials, gen`
     let sid: number
     if (existing) {
       sid = existing.sid
@@ -200,6 +201,10 @@ export class CatalogStore {
       sid = Number(this.st(`INSERT INTO sessions (${cols}) VALUES ${inList(values.length)}`).run(...values).lastInsertRowid)
     }
     this.st('DELETE FROM files WHERE sid = ?').run(sid)
+    this.st('DELETE FROM skeletons WHERE sid = ?').run(sid)
+    const insPart = this.st('INSERT INTO skeletons (sid, part, json) VALUES (?, ?, ?)')
+    insPart.run(sid, 0, JSON.stringify(rec.skeleton))
+    rec.skeletonParts?.forEach((json, i) => insPart.run(sid, i + 1, json))
     const insFile = this.st('INSERT OR REPLACE INTO files (sid, path, size, mtime_ms) VALUES (?, ?, ?, ?)')
     for (const f of files) insFile.run(sid, f.path, f.size, f.mtimeMs)
     return sid
@@ -232,7 +237,8 @@ export class CatalogStore {
   /** Delete message rows (and their usage and full-text entries); in a transaction. */
   deleteMessages(mids: number[]): void {
     const pending = this.st('DELETE FROM fts_pending WHERE mid = ?')
-    const ftsDelete = this.st(`INSERT INTO fts(fts, rowid, text) SELECT 'delete', mid, text FROM messages WHERE mid = ?`)
+    // Contentless with `contentless_delete=1` (schema.ts): no need to read the text back.
+    const ftsDelete = this.st('DELETE FROM fts WHERE rowid = ?')
     const delMsg = this.st('DELETE FROM messages WHERE mid = ?')
     const delUsage = this.st('DELETE FROM usage WHERE mid = ?')
     for (const mid of mids) {
@@ -277,6 +283,7 @@ export class CatalogStore {
         const mids = (this.st('SELECT mid FROM messages WHERE sid = ?').all(sid) as { mid: number }[]).map((r) => r.mid)
         this.deleteMessages(mids)
         this.st('DELETE FROM files WHERE sid = ?').run(sid)
+        this.st('DELETE FROM skeletons WHERE sid = ?').run(sid)
         this.st('DELETE FROM sessions WHERE sid = ?').run(sid)
         this.st('INSERT INTO removed (home, agent, session_id, gen) VALUES (?, ?, ?, ?)').run(row.home, row.agent, row.session_id, gen)
       }
@@ -331,10 +338,40 @@ export class CatalogStore {
     return rows.map((r) => ({ agent: r.agent as AgentId, sessionId: r.session_id }))
   }
 
-  /** Link skeletons of one agent's sessions under a home. */
+  /**
+   * Link skeletons of one agent's sessions under a home (parts joined back into one Session per
+   * sid, see `schema.ts` `skeletons`), with their stored link results. Sessions without a
+   * readable skeleton are left out.
+   */
   skeletons(home: string, agent: AgentId): { sid: number; skeleton: Session; links: LinkState }[] {
-    const rows = this.st(`SELECT ${SESSION_COLUMNS}, skeleton FROM sessions WHERE home = ? AND agent = ?`).all(home, agent) as (SessionRowDb & { skeleton: string | null })[]
-    return rows.map((r) => ({ sid: r.sid, skeleton: parseJson<Session>(r.skeleton, undefined as unknown as Session), links: rowToSession(r).links })).filter((x) => x.skeleton)
+    const rows = this.st(`SELECT ${SESSION_COLUMNS.replace('ref, summary, ', "'{}' AS ref, '{}' AS summary, ")} FROM sessions WHERE home = ? AND agent = ?`).all(home, agent) as SessionRowDb[]
+    const parts = this.st(
+      'SELECT k.sid AS sid, k.part AS part, k.json AS json FROM sessions s JOIN skeletons k ON k.sid = s.sid WHERE s.home = ? AND s.agent = ? ORDER BY k.sid, k.part',
+    ).all(home, agent) as { sid: number; part: number; json: string }[]
+    const bySid = new Map<number, Session>()
+    for (const p of parts) {
+      if (p.part === 0) {
+        const sk = parseJson<Session | undefined>(p.json, undefined)
+        if (sk) bySid.set(p.sid, sk)
+        continue
+      }
+      const sk = bySid.get(p.sid)
+      if (!sk) continue
+      for (const n of parseJson<Session['nodes']>(p.json, [])) sk.nodes.push(n)
+    }
+    return rows.flatMap((r) => {
+      const skeleton = bySid.get(r.sid)
+      return skeleton ? [{ sid: r.sid, skeleton, links: rowToSession(r).links }] : []
+    })
+  }
+
+  /** The link skeleton of one session (by sid), parts joined; undefined when it has none. */
+  skeletonOf(sid: number): Session | undefined {
+    const parts = this.st('SELECT part, json FROM skeletons WHERE sid = ? ORDER BY part').all(sid) as { part: number; json: string }[]
+    const head = parts[0]?.part === 0 ? parseJson<Session | undefined>(parts[0].json, undefined) : undefined
+    if (!head) return undefined
+    for (const p of parts.slice(1)) head.nodes.push(...parseJson<Session['nodes']>(p.json, []))
+    return head
   }
 
   /** Store link results; bumps `gen` only for rows whose links changed. */
@@ -369,7 +406,7 @@ export class CatalogStore {
       if (mids.length === 0) return 0
       const first = mids[0]!
       const last = mids[mids.length - 1]!
-      this.st(`INSERT INTO fts(rowid, text) SELECT m.mid, m.text FROM fts_pending p JOIN messages m ON m.mid = p.mid WHERE p.mid BETWEEN ? AND ?`).run(first, last)
+      this.st(`INSERT INTO fts(rowid, text) SELECT m.mid, ${FTS_TEXT_FUNCTION}(m.text) FROM fts_pending p JOIN messages m ON m.mid = p.mid WHERE p.mid BETWEEN ? AND ?`).run(first, last)
       this.st('DELETE FROM fts_pending WHERE mid BETWEEN ? AND ?').run(first, last)
       return mids.length
     })()

@@ -90,7 +90,9 @@ function dump(db: Database.Database): Record<string, unknown> {
     const messages = db.prepare('SELECT seq, node_id, role, created_at, model, tool_names, sig, text, mid IN (SELECT mid FROM fts_pending) AS pending FROM messages WHERE sid = ? ORDER BY seq').all(sid)
     const usage = db.prepare('SELECT seq, created_at, model, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, thinking_tokens, cost FROM usage WHERE sid = ? ORDER BY seq').all(sid)
     const files = db.prepare('SELECT path, size, mtime_ms FROM files WHERE sid = ? ORDER BY path').all(sid)
-    out[`${String(s.home)}|${String(s.session_id)}`] = { row, messages, usage, files }
+    // The skeleton parsed whole: the streaming path stores it in parts, the whole read in one.
+    const skeleton = new CatalogStore(db).skeletonOf(sid as number)
+    out[`${String(s.home)}|${String(s.session_id)}`] = { row, messages, usage, files, skeleton }
   }
   return out
 }

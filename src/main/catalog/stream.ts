@@ -14,7 +14,7 @@ import type { MessageNode } from '../../shared/ir'
 import type { AgentDefinition, NodeStream, ReadContext, StoreRef, StreamedSession } from '../agents/types'
 import { isPrompt, problemCount, summarize } from '../ir/build'
 import { encryptionKeyFiles } from '../secrets'
-import { countedModel, keptDiagnostics, MAX_DIAGNOSTICS, messageRow, skeletonJson, skeletonNode, skeletonShell, toolNamesOf } from './extract'
+import { countedModel, keptDiagnostics, MAX_DIAGNOSTICS, messageRow, SKELETON_PART_CHARS, skeletonNode, skeletonShell, toolNamesOf } from './extract'
 import type { CatalogStore, FileStamp } from './store'
 import { MessageWriter } from './writer'
 
@@ -32,8 +32,14 @@ interface ResultSeen {
 export class SessionIndexer implements NodeStream {
   readonly maxDiagnostics = MAX_DIAGNOSTICS
   private models = new Set<string>()
-  /** Skeleton nodes as JSON text (a third of their size as objects). */
-  private skeleton: string[] = []
+  /**
+   * Skeleton nodes as JSON text (a third of their size as objects), grouped as they come into
+   * JSON arrays of about `SKELETON_PART_CHARS` (the stored parts, `schema.ts` `skeletons`): a
+   * few hundred strings for a 1 GB session instead of one per node, and never one joined string.
+   */
+  private parts: string[] = []
+  private group: string[] = []
+  private groupChars = 0
   private promptKept = false
   /** Call id → name of the first call with that id. */
   private calls = new Map<string, string>()
@@ -67,12 +73,25 @@ export class SessionIndexer implements NodeStream {
     const keepText = !this.promptKept && isPrompt(n)
     if (keepText) this.promptKept = true
     const s = skeletonNode(n, keepText)
-    if (s) this.skeleton.push(JSON.stringify(s))
+    if (s) {
+      const text = JSON.stringify(s)
+      if (this.group.length > 0 && this.groupChars + text.length > SKELETON_PART_CHARS) this.closeGroup()
+      this.group.push(text)
+      this.groupChars += text.length + 1
+    }
+  }
+
+  private closeGroup(): void {
+    if (this.group.length > 0) this.parts.push(`[${this.group.join(',')}]`)
+    this.group = []
+    this.groupChars = 0
   }
 
   restart(): void {
     this.models = new Set()
-    this.skeleton = []
+    this.parts = []
+    this.group = []
+    this.groupChars = 0
     this.promptKept = false
     this.calls = new Map()
     this.results = new Map()
@@ -90,20 +109,24 @@ export class SessionIndexer implements NodeStream {
   finish(streamed: StreamedSession, ref: StoreRef, files: FileStamp[]): number {
     for (const [id, r] of this.results) this.settle(r, r.own ?? this.calls.get(id))
     for (const [seq, names] of this.fixes) this.writer.fixToolNames(seq, names)
+    this.closeGroup()
     const links = streamed.callLinks
-    if (links) {
-      this.skeleton = this.skeleton.map((text) => {
+    if (links && links.size > 0) {
+      // Sub-agent links are known only after the last node: patch the parts that have calls.
+      this.parts = this.parts.map((text) => {
         if (!text.includes('"toolCalls":')) return text
-        const n = JSON.parse(text) as MessageNode
+        const nodes = JSON.parse(text) as MessageNode[]
         let changed = false
-        for (const c of n.toolCalls ?? []) {
-          const child = links.get(c.id)
-          if (child !== undefined) {
-            c.subagentSessionId = child
-            changed = true
+        for (const n of nodes) {
+          for (const c of n.toolCalls ?? []) {
+            const child = links.get(c.id)
+            if (child !== undefined) {
+              c.subagentSessionId = child
+              changed = true
+            }
           }
         }
-        return changed ? JSON.stringify(n) : text
+        return changed ? JSON.stringify(nodes) : text
       })
     }
     const session = streamed.session
@@ -115,7 +138,7 @@ export class SessionIndexer implements NodeStream {
         models: [...this.models],
         nodeCount: streamed.nodeCount,
         skeleton: skeletonShell(session, []),
-        skeletonJson: skeletonJson(session, this.skeleton),
+        skeletonParts: this.parts,
         diagnostics: keptDiagnostics(session.diagnostics),
         credentialFiles: encryptionKeyFiles([session]),
       },

@@ -171,6 +171,7 @@ export class MessageWriter {
         if (this.stale !== undefined) {
           const mids = this.store.st('SELECT mid FROM messages WHERE sid = ?').all(this.stale) as { mid: number }[]
           this.store.deleteMessages(mids.map((r) => r.mid))
+          this.store.st('DELETE FROM skeletons WHERE sid = ?').run(this.stale)
           this.store.st('DELETE FROM sessions WHERE sid = ?').run(this.stale)
         }
         return gen

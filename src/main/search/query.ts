@@ -7,9 +7,12 @@
  *   mean something to FTS5 (`-`, `:`, `*`, `(`...) are plain text.
  * - `"several words"` is a phrase.
  * - `-word` excludes messages containing it (`a NOT b`); a query of exclusions only matches nothing.
+ * - Chinese, Japanese and Korean words become phrases of bigrams (`search/cjk.ts`), so they match
+ *   inside a longer run of such characters.
  * - The last word also matches as a prefix (search as you type) unless the text ends with a space
  *   or the word is quoted.
  */
+import { ftsText } from './cjk'
 import { tokensOf, type Term } from './snippet'
 
 /** A parsed query. `match` is undefined when nothing can be searched (empty, only exclusions). */
@@ -25,8 +28,9 @@ export interface ParsedQuery {
   excluded: Term[]
 }
 
+/** `text` as an FTS5 string (a phrase of its tokens), CJK runs as the index holds them (`cjk.ts`). */
 function quote(text: string): string {
-  return `"${text.replace(/"/g, '""')}"`
+  return `"${ftsText(text).trim().replace(/"/g, '""')}"`
 }
 
 /** True when the text has something the tokenizer keeps (a letter or a digit). */

@@ -8,8 +8,10 @@
  *
  * Matching follows the index's tokenizer (unicode61: letters and digits make tokens, case and
  * diacritics ignored) closely enough for highlighting: a term is its tokens separated by
- * non-token characters, starting at a token boundary, ending at one unless it is the prefix term.
+ * non-token characters, starting at a token boundary (CJK tokens match anywhere in a run, `cjk.ts`), ending at one unless it is the prefix term.
  */
+
+import { isCjkChar } from './cjk'
 
 /** One searched term: its tokens and whether the last one is a prefix. */
 export interface Term {
@@ -17,7 +19,8 @@ export interface Term {
   prefix: boolean
 }
 
-const TOKEN = /[\p{L}\p{N}]+/gu
+/** A token: a run of CJK characters, or of other letters and digits (the index sets CJK runs apart, `cjk.ts`). */
+const TOKEN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3005\u30FC]+|(?:(?![\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3005\u30FC])[\p{L}\p{N}])+/gu
 
 /** Fold case and diacritics the way `unicode61 remove_diacritics 2` does (approximately). Keeps length. */
 export function fold(text: string): string {
@@ -38,9 +41,23 @@ function escape(s: string): string {
 
 /** One regular expression matching any of `terms` in folded text (global, unicode). */
 export function termsRegex(terms: readonly Term[]): RegExp | undefined {
+  // A CJK token matches inside a longer run (the index holds bigrams, `cjk.ts`): no boundary next
+  // to a CJK character, and tokens of two scripts may touch (`東京tower`).
+  const cjkAt = (tok: string, end: boolean): boolean => isCjkChar(end ? Array.from(tok).at(-1)! : Array.from(tok)[0]!)
   const alts = terms
     .filter((t) => t.tokens.length > 0)
-    .map((t) => `(?<![\\p{L}\\p{N}])${t.tokens.map(escape).join('[^\\p{L}\\p{N}]+')}${t.prefix ? '' : '(?![\\p{L}\\p{N}])'}`)
+    .map((t) => {
+      const first = t.tokens[0]!
+      const last = t.tokens[t.tokens.length - 1]!
+      let body = escape(first)
+      for (let i = 1; i < t.tokens.length; i++) {
+        const touch = cjkAt(t.tokens[i - 1]!, true) || cjkAt(t.tokens[i]!, false)
+        body += (touch ? '[^\\p{L}\\p{N}]*' : '[^\\p{L}\\p{N}]+') + escape(t.tokens[i]!)
+      }
+      const before = cjkAt(first, false) ? '' : '(?<![\\p{L}\\p{N}])'
+      const after = t.prefix || cjkAt(last, true) ? '' : '(?![\\p{L}\\p{N}])'
+      return `${before}${body}${after}`
+    })
   return alts.length ? new RegExp(alts.join('|'), 'gu') : undefined
 }
 

@@ -36,6 +36,8 @@ export const AGENT_IDS = [
   'opencode',
   'gemini',
   'copilot-cli',
+  'aider',
+  'crush',
 ] as const
 
 /** One of {@link AGENT_IDS}. */

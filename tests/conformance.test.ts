@@ -50,6 +50,8 @@ const HOMES: Partial<Record<AgentId, () => string[]>> = {
   cursor: () => [generated('cursor', writeCursorHome)],
   'cursor-agent': () => [generated('cursor-agent', writeAgentHome)],
   'copilot-cli': () => ['agentv-permissions', 'agentv-eval-shutdown'].map((c) => join(REPO_ROOT, 'fixtures/public-real/copilot-cli', c, 'home')),
+  aider: () => ['zen-mcp-interrupted', 'afi-core-gpt4o', 'monochromatic-qwen-windows'].map((c) => join(REPO_ROOT, 'fixtures/public-real/aider', c, 'home')),
+  crush: () => ['dbos-api-error', 'exabgp-wal-only'].map((c) => join(REPO_ROOT, 'fixtures/public-real/crush', c, 'home')),
 }
 
 /** Cut the last non-empty line of a text file in half (a write interrupted mid-line). */

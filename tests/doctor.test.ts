@@ -96,10 +96,8 @@ describe('sepia doctor', () => {
     }
   })
 
-  it('says plainly which stores it found but cannot read yet (Aider, Crush, Goose)', async () => {
+  it('says plainly which stores it found but cannot read yet (Goose; Aider and Crush are read now)', async () => {
     const cases: [string, string, string][] = [
-      ['aider/zen-mcp-interrupted', 'Aider', 'git/github/zen-mcp-server/.aider.chat.history.md'],
-      ['crush/dbos-api-error', 'Crush', 'codeZ/dbos-transact-golang/.crush/crush.db'],
       ['goose/empty-cli-session', 'Goose', '.local/share/goose/sessions/sessions.db'],
     ]
     for (const [c, name, rel] of cases) {
@@ -109,6 +107,20 @@ describe('sepia doctor', () => {
       expect(r.out).toContain(`${name}: found 1 store; Sepia cannot read ${name} history yet.`)
       expect(r.out).toContain(join(home, rel))
       expect(r.out.split('\n')[0]).toBe(`Sepia found no session it can read here. Found history of ${name}, which Sepia cannot read yet.`)
+    }
+  })
+
+  it('reads the Aider and Crush stores it used to list as unreadable (counts from the raw files)', async () => {
+    const cases: [string, string, number][] = [
+      // `# aider chat started at` lines in the history file; `SELECT COUNT(*) FROM sessions` in the db (SOURCES.md).
+      ['aider/zen-mcp-interrupted', 'Aider', readFileSync(join(PUBLIC, 'aider/zen-mcp-interrupted/home/git/github/zen-mcp-server/.aider.chat.history.md'), 'utf8').split('\n').filter((l) => l.startsWith('# aider chat started at')).length],
+      ['crush/dbos-api-error', 'Crush', 2],
+    ]
+    for (const [c, name, n] of cases) {
+      const r = await run('doctor', '--home', join(PUBLIC, c, 'home'))
+      expect(r.code).toBe(0)
+      expect(r.out).not.toContain('cannot read')
+      expect(r.out).toContain(`${name}: ${n} sessions`)
     }
   })
 

@@ -80,7 +80,7 @@ export interface AgentHealth {
   toolCallsWithoutResult: number
 }
 
-/** A store of an agent Sepia cannot read yet, found by its path (Copilot CLI, Aider, Crush, Goose). */
+/** A store of an agent Sepia cannot read yet, found by its path (Goose). */
 export interface UnreadStore {
   /** The agent's name as users know it ("Copilot CLI"). */
   agentName: string

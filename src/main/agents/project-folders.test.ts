@@ -3,11 +3,12 @@
  * found through `ReadContext.projectFolders` wherever it is; the walk of the home stops at
  * WALK_MAX_DEPTH levels and skips hidden and bulk folders.
  */
-import { cpSync, mkdirSync, mkdtempSync } from 'node:fs'
+import { cpSync, mkdirSync, mkdtempSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { REPO_ROOT } from '../../../tests/helpers/golden'
+import { guardAgents } from '../paths'
 import { layoutForHome } from '../platform'
 import { aider } from './aider'
 import { crush } from './crush'
@@ -39,6 +40,19 @@ describe('project-folder discovery', () => {
       expect([...dirs(alone.refs)], agent.id).toEqual([shallow])
       const known = await agent.discover(layout, { now: () => 0, projectFolders: () => [outside, deep, hidden, bulk, join(home, 'missing')] })
       expect([...dirs(known.refs)].sort(), agent.id).toEqual([outside, deep, hidden, bulk, shallow].sort())
+    }
+  })
+
+  it('the symlink guard keeps a known project outside the home, but not one reached through a link', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'sepia-pf-guard-'))
+    const outside = project(mkdtempSync(join(tmpdir(), 'sepia-pf-target-')), 'proj')
+    const linked = project(mkdtempSync(join(tmpdir(), 'sepia-pf-target2-')), 'proj')
+    symlinkSync(linked, join(home, 'link'))
+    const layout = await layoutForHome({ home, os: 'linux' })
+    for (const agent of guardAgents([aider, crush])) {
+      const found = await agent.discover(layout, { now: () => 0, projectFolders: () => [outside, join(home, 'link')] })
+      expect(new Set(found.refs.map((r) => r.hints?.projectDir)), agent.id).toEqual(new Set([outside]))
+      expect(found.diagnostics.some((d) => d.message.includes('symbolic link')), agent.id).toBe(true)
     }
   })
 })

@@ -13,6 +13,9 @@
  *    folders ({@link WALK_SKIP}), and listing at most {@link WALK_MAX_DIRS} folders.
  *
  * Both agents ask in the same refresh; the walk's result is shared for {@link WALK_TTL_MS}.
+ * Refs found in a known folder carry `hints.knownProject: true`: the symlink guard
+ * (src/main/paths.ts `guardAgents`) lets such a file lie outside the home as long as no symbolic
+ * link is on its path (the folder was named by the user's own sessions, not reached through a link).
  */
 import { readdir, stat } from 'node:fs/promises'
 import { type HomeLayout, pathApiFor } from '../platform'
@@ -38,6 +41,8 @@ export interface ProjectFolderHit {
   dir: string
   /** Markers present in it. */
   markers: Set<string>
+  /** Named by {@link ReadContext.projectFolders} (it may lie outside the home). */
+  known?: true
 }
 
 const walks = new Map<string, { at: number; result: Promise<ProjectFolderHit[]> }>()
@@ -104,7 +109,7 @@ export async function findProjectFolders(layout: HomeLayout, ctx: ReadContext): 
         // absent
       }
     }
-    if (markers.size) out.set(dir, { dir, markers })
+    if (markers.size) out.set(dir, { dir, markers, known: true })
   }
   for (const hit of await w.result) if (!out.has(hit.dir)) out.set(hit.dir, hit)
   return [...out.values()]

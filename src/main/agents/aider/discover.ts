@@ -54,7 +54,7 @@ export async function discoverAider(layout: HomeLayout, ctx: ReadContext): Promi
     try {
       const history = await loadChatHistory(md, s.size, s.mtimeMs, key)
       for (const b of history.blocks) {
-        refs.push({ agent: 'aider', sessionId: b.id, format: FORMAT_CHAT_HISTORY, files, size, mtimeMs, home: layout.home, hints: { projectDir: hit.dir, projectKey: key, startLine: b.startLine } })
+        refs.push({ agent: 'aider', sessionId: b.id, format: FORMAT_CHAT_HISTORY, files, size, mtimeMs, home: layout.home, hints: { projectDir: hit.dir, projectKey: key, startLine: b.startLine, ...(hit.known ? { knownProject: true } : {}) } })
       }
     } catch (e) {
       diagnostics.push({ severity: 'warning', path: md, message: `cannot read Aider chat history: ${(e as Error).message}`, agent: 'aider' })

@@ -23,6 +23,7 @@ import { readFile, stat } from 'node:fs/promises'
 import { SepiaError } from '../../../shared/api'
 import type { MessageNode, Session, Usage } from '../../../shared/ir'
 import { addDiagnostic, finishSession, newSession } from '../../ir/build'
+import { pathApiFor } from '../../platform'
 import type { ReadContext, StoreRef } from '../types'
 import { type ChatHistory, type InputEntry, loadChatHistory, parseInputHistory, projectKey, wallClockMs } from './history'
 
@@ -87,7 +88,10 @@ export async function readAiderSession(ref: StoreRef, _ctx: ReadContext): Promis
   const path = ref.files[0]
   if (path === undefined) throw new SepiaError({ code: 'READ_FAILED', message: 'store ref lists no .aider.chat.history.md' })
   let history: ChatHistory
-  const key = typeof ref.hints?.projectKey === 'string' ? ref.hints.projectKey : projectKey(path)
+  const p = pathApiFor(ref.home)
+  const rel = p.relative(ref.home, p.dirname(path))
+  // The key discovery derived (./discover.ts); recomputed when the ref carries no hints.
+  const key = typeof ref.hints?.projectKey === 'string' ? ref.hints.projectKey : projectKey(rel.startsWith('..') ? p.dirname(path) : rel)
   try {
     const s = await stat(path)
     history = await loadChatHistory(path, s.size, s.mtimeMs, key)
@@ -95,7 +99,7 @@ export async function readAiderSession(ref: StoreRef, _ctx: ReadContext): Promis
     throw new SepiaError({ code: 'READ_FAILED', message: `cannot read ${path}: ${(e as Error).message}`, path })
   }
   const session = newSession('aider', ref.sessionId, ref.format, ref.files, ref.home)
-  const projectDir = typeof ref.hints?.projectDir === 'string' ? ref.hints.projectDir : path.slice(0, Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')))
+  const projectDir = typeof ref.hints?.projectDir === 'string' ? ref.hints.projectDir : p.dirname(path)
   session.workingDirectory = projectDir
   const index = history.blocks.findIndex((b) => b.id === ref.sessionId)
   const block = history.blocks[index]

@@ -49,7 +49,13 @@ export async function discoverCrush(layout: HomeLayout, ctx: ReadContext): Promi
   const p = pathApiFor(layout.home)
   /** Data dir → the project folder it belongs to (when known). */
   const dataDirs = new Map<string, string | undefined>()
-  for (const hit of await findProjectFolders(layout, ctx)) if (hit.markers.has(DATA_DIR)) dataDirs.set(p.join(hit.dir, DATA_DIR), hit.dir)
+  /** Data dirs named by the catalog's projects or by Crush's projects.json (may lie outside the home). */
+  const known = new Set<string>()
+  for (const hit of await findProjectFolders(layout, ctx)) {
+    if (!hit.markers.has(DATA_DIR)) continue
+    dataDirs.set(p.join(hit.dir, DATA_DIR), hit.dir)
+    if (hit.known) known.add(p.join(hit.dir, DATA_DIR))
+  }
   const global = crushGlobalDir(layout)
   if (global) {
     if (!dataDirs.has(global)) dataDirs.set(global, undefined)
@@ -64,7 +70,10 @@ export async function discoverCrush(layout: HomeLayout, ctx: ReadContext): Promi
       try {
         const list = JSON.parse(text) as { projects?: { path?: unknown; data_dir?: unknown }[] }
         for (const pr of Array.isArray(list.projects) ? list.projects : []) {
-          if (typeof pr?.data_dir === 'string' && !dataDirs.has(pr.data_dir)) dataDirs.set(pr.data_dir, typeof pr.path === 'string' ? pr.path : undefined)
+          if (typeof pr?.data_dir === 'string' && !dataDirs.has(pr.data_dir)) {
+            dataDirs.set(pr.data_dir, typeof pr.path === 'string' ? pr.path : undefined)
+            known.add(pr.data_dir)
+          }
         }
       } catch (e) {
         diagnostics.push({ severity: 'warning', path: listPath, message: `projects.json is not valid JSON: ${(e as Error).message}`, agent: 'crush' })
@@ -94,7 +103,7 @@ export async function discoverCrush(layout: HomeLayout, ctx: ReadContext): Promi
         refs.push({
           agent: 'crush', sessionId: r.id, format: FORMAT_CRUSH_DB, files, size, mtimeMs, home: layout.home,
           ...(r.parent_session_id ? { parentSessionId: r.parent_session_id } : {}),
-          hints: { dataDir: dir, ...(projectDir ? { projectDir } : {}) },
+          hints: { dataDir: dir, ...(projectDir ? { projectDir } : {}), ...(known.has(dir) ? { knownProject: true } : {}) },
         })
       }
     } catch (e) {

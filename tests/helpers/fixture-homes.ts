@@ -50,6 +50,8 @@ export const FIXTURE_HOMES: Partial<Record<AgentId, () => string[]>> = {
   devin: () => [generatedHome('devin', writeDevinHome)],
   cursor: () => [generatedHome('cursor-old', writeCursorHome), generatedHome('cursor-modern', (h) => void writeModernStore(h))],
   'cursor-agent': () => [generatedHome('cursor-agent', writeCursorAgentHome)],
+  aider: () => ['zen-mcp-interrupted', 'afi-core-gpt4o', 'monochromatic-qwen-windows'].map((c) => join(REPO_ROOT, 'fixtures/public-real/aider', c, 'home')),
+  crush: () => ['dbos-api-error', 'exabgp-wal-only'].map((c) => join(REPO_ROOT, 'fixtures/public-real/crush', c, 'home')),
 }
 
 /** Every fixture home of every agent, each once (real homes are shared between agents). */

@@ -20,10 +20,16 @@ export const FORMAT_CHAT_HISTORY = 'aider-chat-history-md'
 export const CHAT_HISTORY = '.aider.chat.history.md'
 export const INPUT_HISTORY = '.aider.input.history'
 
-async function fileStat(path: string): Promise<{ size: number; mtimeMs: number } | undefined> {
+/**
+ * Size and mtime of a regular file; undefined when it is absent. A special file in its place (a
+ * FIFO, a device, a link to one) is never opened: it becomes a warning in `diagnostics`.
+ */
+async function fileStat(path: string, diagnostics: Diagnostic[]): Promise<{ size: number; mtimeMs: number } | undefined> {
   try {
     const s = await stat(path)
-    return s.isFile() ? { size: s.size, mtimeMs: s.mtimeMs } : undefined
+    if (s.isFile()) return { size: s.size, mtimeMs: s.mtimeMs }
+    if (!s.isDirectory()) diagnostics.push({ severity: 'warning', path, message: 'not a regular file (a FIFO, device or link to one); not read', agent: 'aider' })
+    return undefined
   } catch {
     return undefined
   }
@@ -37,13 +43,13 @@ export async function discoverAider(layout: HomeLayout, ctx: ReadContext): Promi
   for (const hit of await findProjectFolders(layout, ctx)) {
     if (!hit.markers.has(CHAT_HISTORY)) continue
     const md = p.join(hit.dir, CHAT_HISTORY)
-    const s = await fileStat(md)
+    const s = await fileStat(md, diagnostics)
     if (!s) continue
     const files = [md]
     let size = s.size
     let mtimeMs = s.mtimeMs
     const input = p.join(hit.dir, INPUT_HISTORY)
-    const i = await fileStat(input)
+    const i = await fileStat(input, diagnostics)
     if (i) {
       files.push(input)
       size += i.size
@@ -53,6 +59,8 @@ export async function discoverAider(layout: HomeLayout, ctx: ReadContext): Promi
     const key = projectKey(rel.startsWith('..') ? hit.dir : rel)
     try {
       const history = await loadChatHistory(md, s.size, s.mtimeMs, key)
+      // Aider creates the file by appending a header, so an empty one lost its content.
+      if (history.blocks.length === 0) diagnostics.push({ severity: 'warning', path: md, line: 1, message: 'the Aider chat history is empty (no "aider chat started at" session)', agent: 'aider' })
       for (const b of history.blocks) {
         refs.push({ agent: 'aider', sessionId: b.id, format: FORMAT_CHAT_HISTORY, files, size, mtimeMs, home: layout.home, hints: { projectDir: hit.dir, projectKey: key, startLine: b.startLine, ...(hit.known ? { knownProject: true } : {}) } })
       }

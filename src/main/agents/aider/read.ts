@@ -118,7 +118,9 @@ export async function readAiderSession(ref: StoreRef, _ctx: ReadContext): Promis
     else addDiagnostic(session, { severity: 'info', path, line: 1, message: 'text before the first "aider chat started at" header, read as a session of its own' })
   }
   for (let n = block.startLine; n < block.endLine; n++) {
-    if (history.lines[n - 1]!.includes('\u0000')) addDiagnostic(session, { severity: 'warning', path, line: n, message: 'line holds NUL bytes (the file is damaged here); read as text' })
+    const l = history.lines[n - 1]!
+    if (l.includes('\u0000')) addDiagnostic(session, { severity: 'warning', path, line: n, message: 'line holds NUL bytes (the file is damaged here); read as text' })
+    else if (n !== block.startLine && looksLikeDamagedHeader(l)) addDiagnostic(session, { severity: 'warning', path, line: n, message: 'line looks like a damaged "# aider chat started at" header; the session it started is read as part of this one' })
   }
   if (history.endsMidLine && block.endLine === history.lines.length + 1) {
     addDiagnostic(session, { severity: 'warning', path, line: history.lines.length, message: 'the file ends mid-line (cut short?); the last line is read as it is' })
@@ -237,4 +239,13 @@ export async function readAiderSession(ref: StoreRef, _ctx: ReadContext): Promis
 /** True when line `n` is a `# aider chat started at` header. */
 function isHeaderLine(history: ChatHistory, n: number): boolean {
   return /^# aider chat started at/.test(history.lines[n - 1] ?? '')
+}
+
+const HEADER_PREFIX = '# aider chat started at '
+/** A line within two changed characters of the header's fixed prefix (a flipped byte, a bad copy). */
+function looksLikeDamagedHeader(l: string): boolean {
+  if (l.length < HEADER_PREFIX.length || l.startsWith(HEADER_PREFIX.slice(0, -1))) return false
+  let diff = 0
+  for (let i = 0; i < HEADER_PREFIX.length; i++) if (l[i] !== HEADER_PREFIX[i]) diff++
+  return diff <= 2
 }

@@ -11,7 +11,7 @@
  * use (keyed by size and mtime of db and `-wal`), closed after {@link IDLE_MS} idle.
  */
 import type Database from 'better-sqlite3'
-import { statSync } from 'node:fs'
+import { readFileSync, statSync } from 'node:fs'
 import { openSqliteReadOnly, type ReadOnlySqlite } from '../../util/sqlite'
 
 /** How long (ms) an unused copy stays open. */
@@ -131,4 +131,57 @@ export function fileRows(db: Database.Database, sessionId: string): { path: stri
 export function crushMs(v: unknown): number | undefined {
   if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0) return undefined
   return v < 1e11 ? v * 1000 : v
+}
+
+/**
+ * Check a `-wal` file's frames the way SQLite does when it opens it (sqlite.org/fileformat2.html
+ * "WAL File Format": 32-byte header with magic 0x377f0682/3, page size, salts and a checksum;
+ * frames of a 24-byte header and one page, each checksum cumulative over the header and every
+ * frame before it). SQLite silently stops at the first frame whose salt or checksum is wrong, so
+ * rows written after it are not seen; this says whether that happens here.
+ * Returns `{ frames, valid }` (frames of the current log, and those up to the first bad one), or
+ * undefined when the file is too short to hold a header. Reads the whole file (WALs are bounded by
+ * Crush's checkpoints, a few MB).
+ */
+export function walFrames(walPath: string): { frames: number; valid: number } | undefined {
+  let buf: Buffer
+  try {
+    buf = readFileSync(walPath)
+  } catch {
+    return undefined
+  }
+  if (buf.length < 32) return undefined
+  const magic = buf.readUInt32BE(0)
+  if (magic !== 0x377f0682 && magic !== 0x377f0683) return { frames: Math.floor((buf.length - 32) / 24), valid: 0 }
+  const big = magic === 0x377f0683
+  const word = (o: number): number => (big ? buf.readUInt32BE(o) : buf.readUInt32LE(o))
+  const pageSize = buf.readUInt32BE(8) === 1 ? 65536 : buf.readUInt32BE(8)
+  if (pageSize < 512 || pageSize > 65536 || (pageSize & (pageSize - 1)) !== 0) return { frames: 0, valid: 0 }
+  let s1 = 0
+  let s2 = 0
+  const sum = (from: number, to: number): void => {
+    for (let o = from; o < to; o += 8) {
+      s1 = (s1 + word(o) + s2) >>> 0
+      s2 = (s2 + word(o + 4) + s1) >>> 0
+    }
+  }
+  sum(0, 24)
+  const headerOk = s1 === buf.readUInt32BE(24) && s2 === buf.readUInt32BE(28)
+  const frameSize = 24 + pageSize
+  const frames = Math.floor((buf.length - 32) / frameSize)
+  if (!headerOk) return { frames, valid: 0 }
+  const salt1 = buf.readUInt32BE(16)
+  const salt2 = buf.readUInt32BE(20)
+  let valid = 0
+  for (let f = 0; f < frames; f++) {
+    const o = 32 + f * frameSize
+    // Frames with other salts are left from before the WAL was last restarted: the end of the
+    // log, not damage (reported only when no frame at all matches the header).
+    if (buf.readUInt32BE(o + 8) !== salt1 || buf.readUInt32BE(o + 12) !== salt2) return { frames: valid === 0 ? frames : valid, valid }
+    sum(o, o + 8)
+    sum(o + 24, o + frameSize)
+    if (s1 !== buf.readUInt32BE(o + 16) || s2 !== buf.readUInt32BE(o + 20)) break
+    valid++
+  }
+  return { frames, valid }
 }

@@ -16,7 +16,7 @@ import type { Diagnostic } from '../../../shared/ir'
 import { type HomeLayout, pathApiFor } from '../../platform'
 import { findProjectFolders } from '../project-folders'
 import type { DiscoverResult, ReadContext, StoreRef } from '../types'
-import { sessionRows, withCrushDb } from './db'
+import { sessionRows, walFrames, withCrushDb } from './db'
 
 /** Store generation of `crush.db` sessions. */
 export const FORMAT_CRUSH_DB = 'crush-sqlite'
@@ -24,10 +24,16 @@ export const FORMAT_CRUSH_DB = 'crush-sqlite'
 export const DATA_DIR = '.crush'
 export const DB_FILE = 'crush.db'
 
-async function fileStat(path: string): Promise<{ size: number; mtimeMs: number } | undefined> {
+/**
+ * Size and mtime of a regular file; undefined when it is absent. A special file in its place (a
+ * FIFO, a device, a link to one) is never opened: it becomes a warning in `diagnostics`.
+ */
+async function fileStat(path: string, diagnostics: Diagnostic[]): Promise<{ size: number; mtimeMs: number } | undefined> {
   try {
     const s = await stat(path)
-    return s.isFile() ? { size: s.size, mtimeMs: s.mtimeMs } : undefined
+    if (s.isFile()) return { size: s.size, mtimeMs: s.mtimeMs }
+    if (!s.isDirectory()) diagnostics.push({ severity: 'warning', path, message: 'not a regular file (a FIFO, device or link to one); not read', agent: 'crush' })
+    return undefined
   } catch {
     return undefined
   }
@@ -85,16 +91,21 @@ export async function discoverCrush(layout: HomeLayout, ctx: ReadContext): Promi
     const db = p.join(dir, DB_FILE)
     if (seenDb.has(db)) continue
     seenDb.add(db)
-    const s = await fileStat(db)
+    const s = await fileStat(db, diagnostics)
     if (!s) continue
     const files = [db]
     let size = s.size
     let mtimeMs = s.mtimeMs
-    const wal = await fileStat(`${db}-wal`)
+    const wal = await fileStat(`${db}-wal`, diagnostics)
     if (wal) {
       files.push(`${db}-wal`)
       size += wal.size
       mtimeMs = Math.max(mtimeMs, wal.mtimeMs)
+    }
+    if (wal && wal.size > 0) {
+      const w = walFrames(`${db}-wal`)
+      // A frame SQLite cannot verify ends what it reads of the WAL: later rows are silently lost.
+      if (w && w.valid < w.frames) diagnostics.push({ severity: 'warning', path: `${db}-wal`, message: `the -wal is damaged at frame ${w.valid + 1} of ${w.frames}: SQLite ignores it from there, so rows written after it are not shown`, agent: 'crush' })
     }
     try {
       const rows = withCrushDb(db, sessionRows)
@@ -108,6 +119,7 @@ export async function discoverCrush(layout: HomeLayout, ctx: ReadContext): Promi
       }
     } catch (e) {
       diagnostics.push({ severity: 'warning', path: db, message: `cannot read Crush database: ${(e as Error).message}`, agent: 'crush' })
+      if (wal) diagnostics.push({ severity: 'warning', path: `${db}-wal`, message: 'the database could not be read with this -wal (damaged, or not this database\'s): its rows may sit here', agent: 'crush' })
     }
   }
   return { refs, diagnostics }

@@ -12,7 +12,7 @@
  *    `~/Code/github.com/owner/repo/main` is depth 5), skipping hidden folders and known bulk
  *    folders ({@link WALK_SKIP}), and listing at most {@link WALK_MAX_DIRS} folders.
  *
- * Both agents ask in the same refresh; the walk's result is shared for {@link WALK_TTL_MS}.
+ * Both agents use one walk per home, reused for {@link WALK_TTL_MS}.
  * Refs found in a known folder carry `hints.knownProject: true`: the symlink guard
  * (src/main/paths.ts `guardAgents`) lets such a file lie outside the home as long as no symbolic
  * link is on its path (the folder was named by the user's own sessions, not reached through a link).
@@ -25,8 +25,12 @@ import type { ReadContext } from './types'
 export const WALK_MAX_DEPTH = 5
 /** Most folders one walk lists (a bound on the cost in a large home). */
 export const WALK_MAX_DIRS = 4000
-/** How long (ms) one walk's result is reused for the same home. */
-export const WALK_TTL_MS = 2000
+/**
+ * How long (ms) one walk's result is reused for the same home: live refreshes run while an agent
+ * writes, and must not list thousands of folders each time. Files in folders already found, and
+ * the known folders, are `stat`ed afresh on every discovery; only a new project folder waits.
+ */
+export const WALK_TTL_MS = 60_000
 /** Folder names the walk does not enter (dependency trees, OS data, media). Hidden folders are skipped too. */
 export const WALK_SKIP = new Set([
   'node_modules', 'Library', 'AppData', 'Applications', 'Pictures', 'Music', 'Movies', 'Videos', 'snap',

@@ -6,10 +6,12 @@
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { runCli as run } from './helpers/cli-run'
 import { findAppRoot } from '../src/main/context'
+import { findUnreadStores, UNREAD_DETECTORS, unreadAgentNames, unreadSentence } from '../src/main/health/unread'
+import { layoutForHome, type HomeLayout } from '../src/main/platform'
 import { FAKE_SECRETS, secretText } from '../src/main/secrets/fake-secrets'
 import type { HealthReport } from '../src/shared/health'
 
@@ -96,18 +98,33 @@ describe('sepia doctor', () => {
     }
   })
 
-  it('says plainly which stores it found but cannot read yet (Aider, Crush)', async () => {
-    const cases: [string, string, string][] = [
-      ['aider/zen-mcp-interrupted', 'Aider', 'git/github/zen-mcp-server/.aider.chat.history.md'],
-      ['crush/dbos-api-error', 'Crush', 'codeZ/dbos-transact-golang/.crush/crush.db'],
+  it('says plainly which stores it found but cannot read yet (a detector for a made-up agent; none is listed at present)', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'sepia-unread-'))
+    temps.push(home)
+    const store = join(home, '.zork', 'history.db')
+    mkdirSync(dirname(store), { recursive: true })
+    writeFileSync(store, '')
+    const detectors = [{ agentName: 'Zork', paths: (l: HomeLayout) => [join(l.home, '.zork', 'history.db')] }]
+    const layout = await layoutForHome({ home, os: 'linux' })
+    expect(await findUnreadStores(layout, detectors)).toEqual([{ agentName: 'Zork', paths: [store], count: 1 }])
+    expect(await unreadAgentNames([layout], detectors)).toEqual(['Zork'])
+    expect(unreadSentence(['Zork', 'Amp'])).toBe('it found Zork and Amp history, which Sepia cannot read yet.')
+    expect(UNREAD_DETECTORS).toEqual([])
+  })
+
+  it('reads the Aider, Crush and Goose stores it used to list as unreadable (counts from the raw files)', async () => {
+    const cases: [string, string, number][] = [
+      // one row in the sessions table of the public Goose sample (SOURCES.md).
+      ['goose/empty-cli-session', 'Goose', 1],
+      // `# aider chat started at` lines in the history file; `SELECT COUNT(*) FROM sessions` in the db (SOURCES.md).
+      ['aider/zen-mcp-interrupted', 'Aider', readFileSync(join(PUBLIC, 'aider/zen-mcp-interrupted/home/git/github/zen-mcp-server/.aider.chat.history.md'), 'utf8').split('\n').filter((l) => l.startsWith('# aider chat started at')).length],
+      ['crush/dbos-api-error', 'Crush', 2],
     ]
-    for (const [c, name, rel] of cases) {
-      const home = join(PUBLIC, c, 'home')
-      const r = await run('doctor', '--home', home)
+    for (const [c, name, n] of cases) {
+      const r = await run('doctor', '--home', join(PUBLIC, c, 'home'))
       expect(r.code).toBe(0)
-      expect(r.out).toContain(`${name}: found 1 store; Sepia cannot read ${name} history yet.`)
-      expect(r.out).toContain(join(home, rel))
-      expect(r.out.split('\n')[0]).toBe(`Sepia found no session it can read here. Found history of ${name}, which Sepia cannot read yet.`)
+      expect(r.out).not.toContain('cannot read')
+      expect(r.out).toContain(`${name}: ${n} sessions`)
     }
   })
 

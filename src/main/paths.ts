@@ -276,6 +276,9 @@ export function guardAgents(agents: readonly AgentDefinition[]): AgentDefinition
         let outside: [string, string] | undefined
         for (const f of ref.files) {
           const real = await leaves(f)
+          // A project-folder store in a folder the user's own sessions name (Aider, Crush:
+          // src/main/agents/project-folders.ts) may lie outside the home when no link leads there.
+          if (real && ref.hints?.knownProject === true && real === resolve(f)) continue
           if (real) {
             outside = [f, real]
             break

@@ -80,7 +80,7 @@ export interface AgentHealth {
   toolCallsWithoutResult: number
 }
 
-/** A store of an agent Sepia cannot read yet, found by its path (Aider, Crush). */
+/** A store of an agent Sepia cannot read yet, found by its path (src/main/health/unread.ts). */
 export interface UnreadStore {
   /** The agent's name as users know it ("Copilot CLI"). */
   agentName: string

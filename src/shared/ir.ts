@@ -40,6 +40,8 @@ export const AGENT_IDS = [
   'qwen-code',
   'pi',
   'openhands',
+  'aider',
+  'crush',
 ] as const
 
 /** One of {@link AGENT_IDS}. */

@@ -54,6 +54,9 @@ export const FIXTURE_HOMES: Partial<Record<AgentId, () => string[]>> = {
   'qwen-code': () => [realHome('qwen-code')],
   'copilot-cli': () => ['agentv-permissions', 'agentv-eval-shutdown'].map((c) => join(REPO_ROOT, 'fixtures/public-real/copilot-cli', c, 'home')),
   goose: () => ['sqlite', 'jsonl'].map((c) => join(REPO_ROOT, 'fixtures/built/goose', c, 'home')),
+  aider: () => ['zen-mcp-interrupted', 'afi-core-gpt4o', 'monochromatic-qwen-windows'].map((c) => join(REPO_ROOT, 'fixtures/public-real/aider', c, 'home')),
+  crush: () => ['dbos-api-error', 'exabgp-wal-only'].map((c) => join(REPO_ROOT, 'fixtures/public-real/crush', c, 'home')),
+  openhands: () => [join(REPO_ROOT, 'fixtures/built/openhands/home')],
 }
 
 /** Every fixture home of every agent, each once (real homes are shared between agents). */

@@ -5,10 +5,12 @@
  */
 import type { AgentId } from '../../shared/ir'
 import { SepiaError } from '../../shared/api'
+import { aider } from './aider'
 import { claudeCode } from './claude-code'
 import { cline, pearai, rooCode } from './cline'
 import { codex } from './codex'
 import { copilotCli } from './copilot-cli'
+import { crush } from './crush'
 import { cursor } from './cursor'
 import { cursorAgent } from './cursor-agent'
 import { devin } from './devin'
@@ -22,7 +24,7 @@ import { qwenCode } from './qwen-code'
 import type { AgentDefinition } from './types'
 
 /** Every agent Sepia reads, in display order. */
-export const AGENTS: readonly AgentDefinition[] = [claudeCode, cline, rooCode, kiloCode, pearai, cursor, cursorAgent, codex, gemini, opencode, devin, copilotCli, goose, qwenCode, pi, openhands]
+export const AGENTS: readonly AgentDefinition[] = [claudeCode, cline, rooCode, kiloCode, pearai, cursor, cursorAgent, codex, gemini, opencode, devin, copilotCli, goose, qwenCode, pi, openhands, aider, crush]
 
 /** The definition of one agent. Throws SepiaError `UNKNOWN_AGENT` for an id with no reader. */
 export function agentById(id: AgentId | string): AgentDefinition {

@@ -40,6 +40,12 @@ export interface StoreRef {
 export interface ReadContext {
   /** ms since epoch; readers use it only for diagnostics, never to invent a message time. */
   now(): number
+  /**
+   * Optional: project folders Sepia already knows under `home` (working directories the catalog
+   * recorded for sessions of any agent), absolute paths. Agents whose store lives in the project
+   * folder (Aider, Crush; `./project-folders.ts`) look there. Absent outside the catalog.
+   */
+  projectFolders?(home: string): readonly string[]
 }
 
 /** What discovery returns: the sessions it found and the problems it met (unreadable roots...). */

@@ -157,10 +157,12 @@ export class Refresher {
       const problems: Diagnostic[] = []
       this.problems.set(home.layout.home, problems)
       const covered = this.options.archive?.covers(home) === true
+      // Project-folder stores (Aider, Crush) are looked for in the projects other sessions name.
+      const discoverCtx: ReadContext = { ...this.ctx, projectFolders: (h) => this.store.projectsOf(h) }
       for (const agent of agents) {
         let refs: StoreRef[] = []
         try {
-          const found = await agent.discover(home.layout, this.ctx)
+          const found = await agent.discover(home.layout, discoverCtx)
           refs = found.refs
           problems.push(...found.diagnostics)
         } catch (e) {

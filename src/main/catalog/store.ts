@@ -272,6 +272,12 @@ export class CatalogStore {
     return r?.project ?? undefined
   }
 
+  /** Distinct project folders (session working directories) the catalog records under `home`. */
+  projectsOf(home: string): string[] {
+    const rows = this.st('SELECT DISTINCT project FROM sessions WHERE home = ? AND project IS NOT NULL').all(home) as { project: string }[]
+    return rows.map((r) => r.project)
+  }
+
   /** Remove sessions (by sid) and record their removal for `changesSince`. */
   deleteSessions(sids: number[]): void {
     if (sids.length === 0) return

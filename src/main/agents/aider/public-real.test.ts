@@ -1,0 +1,162 @@
+/**
+ * Aider chat histories people published (fixtures/public-real/aider, see its SOURCES.md). Every
+ * count is taken from an independent reading of the raw `.aider.chat.history.md` here, never from
+ * Sepia: `# aider chat started at` lines, runs of `####` lines (prompts; commands start with `/`
+ * or `!`), `> Tokens:` lines and their `Cost: $X message` amounts, `^C KeyboardInterrupt` lines.
+ */
+import { cpSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { expectGolden, REPO_ROOT } from '../../../../tests/helpers/golden'
+import { runCli } from '../../../../tests/helpers/cli-run'
+import { snapshotTree } from '../../../../tests/helpers/snapshot'
+import { readHomeOf } from '../testing'
+import { aider } from '.'
+
+const ROOT = join(REPO_ROOT, 'fixtures', 'public-real', 'aider')
+const CASES = ['zen-mcp-interrupted', 'afi-core-gpt4o', 'monochromatic-qwen-windows']
+
+/** The folder under `dir` holding `.aider.chat.history.md` (depth-first). */
+function projectOf(dir: string): string {
+  if (readdirSync(dir).includes('.aider.chat.history.md')) return dir
+  for (const e of readdirSync(dir)) {
+    const p = join(dir, e)
+    if (statSync(p).isDirectory()) {
+      try {
+        return projectOf(p)
+      } catch {
+        // not here
+      }
+    }
+  }
+  throw new Error(`no history under ${dir}`)
+}
+
+interface RawSession {
+  stamp: string
+  prompts: string[]
+  commands: number
+  tokensLines: number
+  cost: number
+  interrupts: number
+}
+
+/** Split the raw file by its header lines and count what each block holds. */
+function rawSessions(md: string): RawSession[] {
+  const out: RawSession[] = []
+  let cur: RawSession | undefined
+  let run: string[] | undefined
+  const endRun = (): void => {
+    if (cur && run) {
+      const text = run.join('\n')
+      if (/^[/!]/.test(text.trimStart())) cur.commands++
+      else if (text.trim() !== '<blank>') cur.prompts.push(text)
+    }
+    run = undefined
+  }
+  for (const line of readFileSync(md, 'utf8').split('\n')) {
+    const h = /^# aider chat started at (.*)$/.exec(line)
+    if (h) {
+      endRun()
+      cur = { stamp: h[1]!, prompts: [], commands: 0, tokensLines: 0, cost: 0, interrupts: 0 }
+      out.push(cur)
+      continue
+    }
+    if (!cur) continue
+    if (line.startsWith('#### ') || line === '####') {
+      const body = line.slice(5).replace(/ {2}$/, '')
+      if (run) run.push(body)
+      else run = [body]
+      continue
+    }
+    endRun()
+    if (line.startsWith('> Tokens: ')) cur.tokensLines++
+    const c = /Cost: \$([\d.]+) message/.exec(line)
+    if (line.startsWith('> ') && c) cur.cost += Number(c[1])
+    if (line.startsWith('> ^C KeyboardInterrupt')) cur.interrupts++
+  }
+  endRun()
+  return out
+}
+
+describe('aider public-real histories', () => {
+  for (const c of CASES) {
+    it(`${c}: one session per "chat started" header; prompts, commands, usage lines and interrupts equal the raw file`, async () => {
+      const home = join(ROOT, c, 'home')
+      const dir = projectOf(home)
+      const md = join(dir, '.aider.chat.history.md')
+      const raw = rawSessions(md)
+      const before = snapshotTree(home)
+      const read = await readHomeOf(aider, home)
+      expect(snapshotTree(home)).toEqual(before)
+      expect(read.sessions).toHaveLength(raw.length)
+      const sessions = [...read.sessions].sort((a, b) => a.source.files[0]!.localeCompare(b.source.files[0]!) || (a.createdAt ?? 0) - (b.createdAt ?? 0))
+      raw.forEach((r, i) => {
+        const s = sessions[i]!
+        expect(s.source.files[0]).toBe(md)
+        expect(s.workingDirectory).toBe(dir)
+        expect(s.diagnostics.filter((d) => d.severity !== 'info')).toEqual([])
+        expect(s.metadata.aiderStartedAt).toBe(r.stamp)
+        const [date, time] = r.stamp.split(' ')
+        expect(s.createdAt).toBe(Date.parse(`${date}T${time}Z`))
+        expect(s.nodes.filter((n) => n.role === 'user').map((n) => n.content)).toEqual(r.prompts)
+        expect(s.nodes.filter((n) => n.event === 'command')).toHaveLength(r.commands)
+        expect(s.nodes.filter((n) => n.event === 'interrupted')).toHaveLength(r.interrupts)
+        const usage = s.nodes.filter((n) => n.usage)
+        expect(usage).toHaveLength(r.tokensLines)
+        for (const n of usage) expect(n.role).toBe('assistant')
+        expect(usage.reduce((t, n) => t + (n.usage!.cost ?? 0), 0)).toBeCloseTo(r.cost, 6)
+        expectGolden(`aider/${c}/${s.id}`, s)
+      })
+    })
+  }
+
+  it('afi-core-gpt4o: prompts get the time of their .aider.input.history entry; the entries become promptHistory', async () => {
+    const home = join(ROOT, 'afi-core-gpt4o', 'home')
+    const input = readFileSync(join(projectOf(home), '.aider.input.history'), 'utf8')
+    const stamps = [...input.matchAll(/^# (\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d)\.(\d+)$/gm)].map((m) => Date.parse(`${m[1]}T${m[2]}.${m[3]!.slice(0, 3)}Z`))
+    const read = await readHomeOf(aider, home)
+    const timed = read.sessions.flatMap((s) => s.nodes).filter((n) => (n.role === 'user' || n.event === 'command') && n.createdAt !== undefined)
+    expect(timed.length).toBeGreaterThan(0)
+    for (const n of timed) expect(stamps).toContain(n.createdAt)
+    const histories = read.sessions.flatMap((s) => s.promptHistory ?? [])
+    expect(histories).toHaveLength(stamps.length)
+  })
+
+  it('monochromatic-qwen-windows: the model of each reply follows the "Main model:" / "Model:" lines', async () => {
+    const read = await readHomeOf(aider, join(ROOT, 'monochromatic-qwen-windows', 'home'))
+    const models = new Set(read.sessions.flatMap((s) => s.nodes).filter((n) => n.role === 'assistant').map((n) => n.model))
+    const md = readFileSync(join(projectOf(join(ROOT, 'monochromatic-qwen-windows', 'home')), '.aider.chat.history.md'), 'utf8')
+    const named = new Set([...md.matchAll(/^> (?:Main model|Model): (\S+)/gm)].map((m) => m[1]))
+    for (const m of models) expect(named).toContain(m)
+  })
+
+  it('sepia list --home <fixture home> --json lists every session', async () => {
+    for (const c of CASES) {
+      const home = join(ROOT, c, 'home')
+      const r = await runCli('list', '--home', home, '--json')
+      expect(r.code).toBe(0)
+      const listed = (JSON.parse(r.out) as { sessions: { agent: string }[] }).sessions.filter((s) => s.agent === 'aider')
+      expect(listed).toHaveLength(rawSessions(join(projectOf(home), '.aider.chat.history.md')).length)
+    }
+  }, 60_000)
+
+  it('a history cut mid-line and a damaged header give diagnostics naming file and line; the rest loads', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'sepia-aider-cut-'))
+    cpSync(join(ROOT, 'afi-core-gpt4o', 'home'), home, { recursive: true })
+    const md = join(projectOf(home), '.aider.chat.history.md')
+    const text = readFileSync(md, 'utf8')
+    const lines = text.split('\n')
+    const header = lines.findIndex((l, i) => i > 10 && l.startsWith('# aider chat started at'))
+    lines[header] = '# aider chat started at sometime'
+    const body = lines.join('\n').replace(/\s+$/, '')
+    writeFileSync(md, body.slice(0, body.length - 7))
+    const cutLine = body.slice(0, body.length - 7).split('\n').length
+    const read = await readHomeOf(aider, home)
+    expect(read.sessions).toHaveLength(rawSessions(join(ROOT, 'afi-core-gpt4o', 'home', 'AFI_Modular_Repos/afi-core/.aider.chat.history.md')).length)
+    const diags = read.sessions.flatMap((s) => s.diagnostics).filter((d) => d.severity === 'warning')
+    expect(diags).toContainEqual(expect.objectContaining({ path: md, line: cutLine, message: expect.stringContaining('mid-line') }))
+    expect(diags).toContainEqual(expect.objectContaining({ path: md, line: header + 1, message: expect.stringContaining('no readable date') }))
+  })
+})

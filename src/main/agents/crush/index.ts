@@ -1,0 +1,22 @@
+/**
+ * Crush (npm `@charmland/crush`, charmbracelet): the SQLite store `crush.db` in the project's
+ * `.crush` data folder and in the global data dir. Read-only. Built from Crush's source
+ * (github:charmbracelet/crush `internal/db`, `internal/message`, `internal/config`,
+ * `internal/projects`) and the public real stores in fixtures/public-real/crush (Crush, Aug 2025);
+ * no offline run of the CLI here.
+ */
+import type { AgentDefinition } from '../types'
+import { discoverCrush } from './discover'
+import { readCrushSession } from './read'
+
+export { DATA_DIR, DB_FILE, FORMAT_CRUSH_DB, crushGlobalDir } from './discover'
+export { KNOWN_PART_TYPES } from './read'
+
+/** The Crush definition for the registry. */
+export const crush: AgentDefinition = {
+  id: 'crush',
+  displayName: 'Crush',
+  capabilities: { canWrite: false, hasCheckpoints: false, hasThinkingSignatures: true },
+  discover: discoverCrush,
+  read: readCrushSession,
+}

@@ -1,0 +1,210 @@
+/**
+ * Read one Crush session (`sessions` row + its `messages`) into the IR. Format facts from Crush's
+ * source (github:charmbracelet/crush `internal/db/migrations`, `internal/db/sql/messages.sql`,
+ * `internal/message/message.go` marshalParts, `internal/message/content.go`):
+ * - `messages.role` is `user`, `assistant`, `tool` or `system`; each row becomes one node of that
+ *   role, except that a `tool` row holding several `tool_result` parts becomes one node per part.
+ * - `messages.parts` is JSON `[{ type, data }]`: `text {text}`, `reasoning {thinking, signature,
+ *   thought_signature}`, `image_url {url, detail}`, `binary {Path, MIMEType, Data}` (base64),
+ *   `tool_call {id, name, input (JSON text), finished}`, `tool_result {tool_call_id, name,
+ *   content, metadata (JSON text), is_error}`, `finish {reason, time, message, details}`,
+ *   `shell_command {command, output, exit_code}`. Other types are kept as `unknown` blocks.
+ * - A `finish` with reason `error` adds an `api-error` node after the message (its `message`
+ *   and `details`), `canceled` an `interrupted` node, `permission_denied` a notice.
+ * - Times are Unix seconds (`strftime('%s', 'now')`), read as ms ({@link crushMs}).
+ * - `sessions.prompt_tokens`/`completion_tokens`/`cost` are the session totals (cost in USD).
+ * `parts` that is not JSON is a warning diagnostic naming the database and the row; the rest loads.
+ */
+import { SepiaError } from '../../../shared/api'
+import type { ContentBlock, MessageNode, Session, ToolCall, Usage } from '../../../shared/ir'
+import { addDiagnostic, finishSession, newSession } from '../../ir/build'
+import { toolKind } from '../../ir/toolkind'
+import type { ReadContext, StoreRef } from '../types'
+import { type CrushMessageRow, type CrushSessionRow, crushMs, fileRows, messageRows, withCrushDb } from './db'
+
+/** Part types this reader models (`internal/message/message.go` partType). */
+export const KNOWN_PART_TYPES = ['text', 'reasoning', 'image_url', 'binary', 'tool_call', 'tool_result', 'finish', 'shell_command'] as const
+
+type Json = Record<string, unknown>
+const obj = (v: unknown): Json | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : undefined)
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined)
+
+/** ACP kinds of Crush tool names (`internal/agent/tools`); other names go through the shared table. */
+const CRUSH_KINDS: Record<string, ToolCall['kind']> = { view: 'read', fetch: 'fetch', download: 'fetch', sourcegraph: 'search', diagnostics: 'read', todos: 'think' }
+const kindOf = (name: string): ToolCall['kind'] => CRUSH_KINDS[name.toLowerCase()] ?? toolKind(name)
+
+/** Parse a JSON text field, or return it unchanged when it is not JSON. */
+function jsonOr(text: string | undefined): unknown {
+  if (text === undefined || text === '') return text
+  try {
+    return JSON.parse(text)
+  } catch {
+    return text
+  }
+}
+
+/**
+ * Read the session `ref` names. Rejects with `READ_FAILED` when the database cannot be opened or
+ * no longer holds the session; bad rows become diagnostics.
+ */
+export async function readCrushSession(ref: StoreRef, _ctx: ReadContext): Promise<Session> {
+  const path = ref.files[0]
+  if (path === undefined) throw new SepiaError({ code: 'READ_FAILED', message: 'store ref lists no crush.db' })
+  let row: CrushSessionRow | undefined
+  let messages: CrushMessageRow[] = []
+  let files: { path: string; version: number }[] = []
+  try {
+    withCrushDb(path, (db) => {
+      row = db.prepare('SELECT * FROM sessions WHERE id = ?').get(ref.sessionId) as CrushSessionRow | undefined
+      messages = messageRows(db, ref.sessionId)
+      files = fileRows(db, ref.sessionId)
+    })
+  } catch (e) {
+    throw new SepiaError({ code: 'READ_FAILED', message: `cannot read ${path}: ${(e as Error).message}`, path })
+  }
+  if (!row) throw new SepiaError({ code: 'READ_FAILED', message: `${path} holds no session ${ref.sessionId}`, path })
+  const session = newSession('crush', ref.sessionId, ref.format, ref.files, ref.home)
+  if (typeof ref.hints?.projectDir === 'string') session.workingDirectory = ref.hints.projectDir
+  if (row.title) session.title = row.title
+  if (row.parent_session_id) session.parentSessionId = row.parent_session_id
+  const created = crushMs(row.created_at)
+  const updated = crushMs(row.updated_at)
+  if (created !== undefined) session.createdAt = created
+  if (updated !== undefined) session.lastActivityAt = updated
+  const usage: Usage = {}
+  if (typeof row.prompt_tokens === 'number') usage.inputTokens = row.prompt_tokens
+  if (typeof row.completion_tokens === 'number') usage.outputTokens = row.completion_tokens
+  if (typeof row.cost === 'number') usage.cost = row.cost
+  if (Object.keys(usage).length) session.usage = usage
+  if (typeof row.message_count === 'number') session.metadata.messageCount = row.message_count
+  if (row.summary_message_id) session.metadata.summaryMessageId = row.summary_message_id
+  if (row.todos) session.metadata.todos = jsonOr(row.todos)
+  if (typeof ref.hints?.dataDir === 'string') session.metadata.dataDir = ref.hints.dataDir
+  if (files.length) session.metadata.fileVersions = files.length
+  if (files.length) session.metadata.filesTouched = [...new Set(files.map((f) => f.path))]
+
+  const push = (n: MessageNode): MessageNode => {
+    const prev = session.nodes[session.nodes.length - 1]
+    if (prev) n.parentNodeId = prev.nodeId
+    session.nodes.push(n)
+    return n
+  }
+  for (const m of messages) {
+    let parts: unknown[]
+    try {
+      const v = JSON.parse(m.parts) as unknown
+      if (!Array.isArray(v)) throw new Error('not an array')
+      parts = v
+    } catch (e) {
+      addDiagnostic(session, { severity: 'warning', path, line: m.rowid, message: `messages row ${m.id} (rowid ${m.rowid}): parts is not a JSON array (${(e as Error).message}); the message is empty here` })
+      parts = []
+    }
+    const at = crushMs(m.created_at)
+    const role: MessageNode['role'] = m.role === 'user' || m.role === 'assistant' || m.role === 'tool' || m.role === 'system' ? m.role : 'system'
+    if (role !== m.role) addDiagnostic(session, { severity: 'info', path, line: m.rowid, message: `messages row ${m.id}: unknown role "${m.role}", shown as system` })
+    const base: MessageNode = { nodeId: m.id, role, content: '', ...(at !== undefined ? { createdAt: at } : {}) }
+    if (m.model) base.model = m.model
+    const metadata: Json = {}
+    if (m.provider) metadata.provider = m.provider
+    if (m.is_summary_message === 1) metadata.summary = true
+    const finishedAt = crushMs(m.finished_at)
+    if (finishedAt !== undefined) metadata.finishedAt = finishedAt
+    const texts: string[] = []
+    const blocks: ContentBlock[] = []
+    const calls: ToolCall[] = []
+    const results: MessageNode[] = []
+    const after: MessageNode[] = []
+    let thinking: string | undefined
+    let signature: string | undefined
+    parts.forEach((raw, i) => {
+      const part = obj(raw)
+      const type = str(part?.type) ?? '(no type)'
+      const d = obj(part?.data) ?? {}
+      switch (type) {
+        case 'text': {
+          const t = str(d.text) ?? ''
+          texts.push(t)
+          blocks.push({ type: 'text', text: t })
+          return
+        }
+        case 'reasoning': {
+          const t = str(d.thinking)
+          if (t) thinking = thinking ? `${thinking}\n\n${t}` : t
+          const sig = str(d.signature) || str(d.thought_signature)
+          if (sig) signature = sig
+          return
+        }
+        case 'image_url':
+          blocks.push({ type: 'image', ...(str(d.url) ? { uri: str(d.url) } : {}) })
+          return
+        case 'binary': {
+          const mime = str(d.MIMEType) ?? str(d.mime_type)
+          const data = str(d.Data) ?? str(d.data)
+          const p = str(d.Path) ?? str(d.path)
+          if (mime?.startsWith('image/')) blocks.push({ type: 'image', mediaType: mime, ...(data ? { data } : {}), ...(p ? { uri: p } : {}) })
+          else blocks.push({ type: 'file', ...(p ? { path: p } : {}), ...(mime ? { mediaType: mime } : {}) })
+          return
+        }
+        case 'tool_call': {
+          const id = str(d.id) ?? `${m.id}:call${i}`
+          const name = str(d.name) ?? '(unnamed)'
+          const call: ToolCall = { id, name, kind: kindOf(name), arguments: jsonOr(str(d.input)) ?? {} }
+          if (d.finished === false) call.status = 'in_progress'
+          if (d.provider_executed === true) call.metadata = { providerExecuted: true }
+          calls.push(call)
+          return
+        }
+        case 'tool_result': {
+          const callId = str(d.tool_call_id)
+          const n: MessageNode = { nodeId: results.length ? `${m.id}:${i}` : m.id, role: 'tool', content: str(d.content) ?? '', ...(at !== undefined ? { createdAt: at } : {}) }
+          if (callId) n.toolCallId = callId
+          if (str(d.name)) n.toolName = str(d.name)
+          if (d.is_error === true) n.isError = true
+          const md = jsonOr(str(d.metadata))
+          if (md !== undefined && md !== '') n.metadata = { crushMetadata: md }
+          if (str(d.mime_type) && str(d.data)) n.blocks = [{ type: 'text', text: n.content }, { type: 'image', mediaType: str(d.mime_type), data: str(d.data) }]
+          results.push(n)
+          return
+        }
+        case 'finish': {
+          const reason = str(d.reason)
+          if (reason) base.finishReason = reason
+          const t = crushMs(d.time)
+          const msg = [str(d.message), str(d.details)].filter((x) => x).join('\n')
+          const marker = (event: MessageNode['event'], content: string): void => {
+            after.push({ nodeId: `${m.id}:finish`, role: 'system', event, content, ...(t !== undefined ? { createdAt: t } : {}), metadata: { finishReason: reason } })
+          }
+          if (reason === 'error') marker('api-error', msg || 'The request failed')
+          else if (reason === 'canceled') marker('interrupted', msg || 'Canceled')
+          else if (reason === 'permission_denied') marker('notice', msg || 'Permission denied')
+          return
+        }
+        case 'shell_command': {
+          const cmd = str(d.command) ?? ''
+          after.push({ nodeId: `${m.id}:shell${i}`, role: 'system', event: 'command', content: `!${cmd}${str(d.output) ? ` → ${str(d.output)!.split('\n')[0]}` : ''}`, metadata: { command: cmd, output: d.output, exitCode: d.exit_code } })
+          return
+        }
+        default:
+          addDiagnostic(session, { severity: 'info', path, line: m.rowid, message: `messages row ${m.id}: part type "${type}" is not read; kept as an unknown block` })
+          blocks.push({ type: 'unknown', originalType: type, raw })
+      }
+    })
+    if (role === 'tool' && results.length) {
+      for (const r of results) {
+        if (m.provider) r.metadata = { ...r.metadata, provider: m.provider }
+        push(r)
+      }
+    } else {
+      base.content = texts.join('\n\n')
+      if (blocks.some((b) => b.type !== 'text')) base.blocks = blocks
+      if (calls.length) base.toolCalls = calls
+      if (thinking) base.thinking = thinking
+      if (signature) base.thinkingSignature = signature
+      if (Object.keys(metadata).length) base.metadata = metadata
+      push(base)
+      for (const r of results) push(r)
+    }
+    for (const a of after) push(a)
+  }
+  return finishSession(session)
+}

@@ -53,6 +53,7 @@ const HOMES: Partial<Record<AgentId, () => string[]>> = {
   // The public real Goose sample (one session with no messages) is read in src/main/agents/goose/goose.test.ts.
   goose: () => ['sqlite', 'jsonl'].map((c) => join(REPO_ROOT, 'fixtures/built/goose', c, 'home')),
   'qwen-code': () => [real('qwen-code')],
+  'vscode-copilot-chat': () => ['json', 'jsonl'].map((c) => join(REPO_ROOT, 'fixtures/built/vscode-copilot-chat', c, 'home')),
 }
 
 /** Cut the last non-empty line of a text file in half (a write interrupted mid-line). */

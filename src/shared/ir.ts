@@ -38,6 +38,7 @@ export const AGENT_IDS = [
   'copilot-cli',
   'goose',
   'qwen-code',
+  'vscode-copilot-chat',
 ] as const
 
 /** One of {@link AGENT_IDS}. */

@@ -54,6 +54,7 @@ const HOMES: Partial<Record<AgentId, () => string[]>> = {
   goose: () => ['sqlite', 'jsonl'].map((c) => join(REPO_ROOT, 'fixtures/built/goose', c, 'home')),
   'qwen-code': () => [real('qwen-code')],
   'vscode-copilot-chat': () => ['json', 'jsonl'].map((c) => join(REPO_ROOT, 'fixtures/built/vscode-copilot-chat', c, 'home')),
+  continue: () => [join(REPO_ROOT, 'fixtures/built/continue/home')],
 }
 
 /** Cut the last non-empty line of a text file in half (a write interrupted mid-line). */

@@ -39,6 +39,7 @@ export const AGENT_IDS = [
   'goose',
   'qwen-code',
   'vscode-copilot-chat',
+  'continue',
 ] as const
 
 /** One of {@link AGENT_IDS}. */

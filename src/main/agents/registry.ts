@@ -8,6 +8,7 @@ import { SepiaError } from '../../shared/api'
 import { claudeCode } from './claude-code'
 import { cline, pearai, rooCode } from './cline'
 import { codex } from './codex'
+import { continueAgent } from './continue'
 import { copilotCli } from './copilot-cli'
 import { cursor } from './cursor'
 import { cursorAgent } from './cursor-agent'
@@ -21,7 +22,7 @@ import { vscodeCopilotChat } from './vscode-copilot-chat'
 import type { AgentDefinition } from './types'
 
 /** Every agent Sepia reads, in display order. */
-export const AGENTS: readonly AgentDefinition[] = [claudeCode, cline, rooCode, kiloCode, pearai, cursor, cursorAgent, codex, gemini, opencode, devin, copilotCli, goose, qwenCode, vscodeCopilotChat]
+export const AGENTS: readonly AgentDefinition[] = [claudeCode, cline, rooCode, kiloCode, pearai, cursor, cursorAgent, codex, gemini, opencode, devin, copilotCli, goose, qwenCode, vscodeCopilotChat, continueAgent]
 
 /** The definition of one agent. Throws SepiaError `UNKNOWN_AGENT` for an id with no reader. */
 export function agentById(id: AgentId | string): AgentDefinition {

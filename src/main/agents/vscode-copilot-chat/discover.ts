@@ -110,6 +110,8 @@ export async function discoverVscodeCopilotChat(layout: HomeLayout, _ctx: ReadCo
     const ws = p.join(user, 'workspaceStorage')
     for (const hash of await names(ws, diagnostics, 'dir')) {
       const chats = p.join(ws, hash, 'chatSessions')
+      // Most workspaces have no chats: workspace.json is read only where a session file exists.
+      if (!(await names(chats, diagnostics, 'file')).some((n) => n.endsWith('.json') || n.endsWith('.jsonl'))) continue
       const wsJson = p.join(ws, hash, 'workspace.json')
       let named: { folder?: string; workspaceFile?: string } = {}
       let hasWsJson = false

@@ -57,6 +57,8 @@ const HOMES: Partial<Record<AgentId, () => string[]>> = {
   openhands: () => [join(REPO_ROOT, 'fixtures/built/openhands/home')],
   aider: () => ['zen-mcp-interrupted', 'afi-core-gpt4o', 'monochromatic-qwen-windows'].map((c) => join(REPO_ROOT, 'fixtures/public-real/aider', c, 'home')),
   crush: () => ['dbos-api-error', 'exabgp-wal-only'].map((c) => join(REPO_ROOT, 'fixtures/public-real/crush', c, 'home')),
+  'vscode-copilot-chat': () => ['json', 'jsonl'].map((c) => join(REPO_ROOT, 'fixtures/built/vscode-copilot-chat', c, 'home')),
+  continue: () => [join(REPO_ROOT, 'fixtures/built/continue/home')],
 }
 
 /** Cut the last non-empty line of a text file in half (a write interrupted mid-line). */

@@ -42,6 +42,8 @@ export const AGENT_IDS = [
   'openhands',
   'aider',
   'crush',
+  'vscode-copilot-chat',
+  'continue',
 ] as const
 
 /** One of {@link AGENT_IDS}. */

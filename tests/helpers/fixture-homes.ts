@@ -57,6 +57,8 @@ export const FIXTURE_HOMES: Partial<Record<AgentId, () => string[]>> = {
   aider: () => ['zen-mcp-interrupted', 'afi-core-gpt4o', 'monochromatic-qwen-windows'].map((c) => join(REPO_ROOT, 'fixtures/public-real/aider', c, 'home')),
   crush: () => ['dbos-api-error', 'exabgp-wal-only'].map((c) => join(REPO_ROOT, 'fixtures/public-real/crush', c, 'home')),
   openhands: () => [join(REPO_ROOT, 'fixtures/built/openhands/home')],
+  'vscode-copilot-chat': () => ['json', 'jsonl'].map((c) => join(REPO_ROOT, 'fixtures/built/vscode-copilot-chat', c, 'home')),
+  continue: () => [join(REPO_ROOT, 'fixtures/built/continue/home')],
 }
 
 /** Every fixture home of every agent, each once (real homes are shared between agents). */

@@ -9,6 +9,7 @@ import { aider } from './aider'
 import { claudeCode } from './claude-code'
 import { cline, pearai, rooCode } from './cline'
 import { codex } from './codex'
+import { continueAgent } from './continue'
 import { copilotCli } from './copilot-cli'
 import { crush } from './crush'
 import { cursor } from './cursor'
@@ -21,10 +22,11 @@ import { opencode } from './opencode'
 import { openhands } from './openhands'
 import { pi } from './pi'
 import { qwenCode } from './qwen-code'
+import { vscodeCopilotChat } from './vscode-copilot-chat'
 import type { AgentDefinition } from './types'
 
 /** Every agent Sepia reads, in display order. */
-export const AGENTS: readonly AgentDefinition[] = [claudeCode, cline, rooCode, kiloCode, pearai, cursor, cursorAgent, codex, gemini, opencode, devin, copilotCli, goose, qwenCode, pi, openhands, aider, crush]
+export const AGENTS: readonly AgentDefinition[] = [claudeCode, cline, rooCode, kiloCode, pearai, cursor, cursorAgent, codex, gemini, opencode, devin, copilotCli, goose, qwenCode, pi, openhands, aider, crush, vscodeCopilotChat, continueAgent]
 
 /** The definition of one agent. Throws SepiaError `UNKNOWN_AGENT` for an id with no reader. */
 export function agentById(id: AgentId | string): AgentDefinition {

@@ -1,0 +1,21 @@
+/**
+ * Continue (continuedev/continue: the VS Code and JetBrains extensions and the `cn` CLI):
+ * `~/.continue/sessions/<id>.json` plus the `sessions.json` index. Read-only. Shapes from the
+ * Continue source (files in read.ts and discover.ts); the fixtures in fixtures/built/continue are
+ * built from those shapes, not recorded (no public real sample was found; the CLI needs a model
+ * provider to write a session).
+ */
+import type { AgentDefinition } from '../types'
+import { discoverContinue } from './discover'
+import { readContinueSession } from './read'
+
+export { FORMAT_SESSION } from './discover'
+
+/** The Continue definition for the registry. */
+export const continueAgent: AgentDefinition = {
+  id: 'continue',
+  displayName: 'Continue',
+  capabilities: { canWrite: false, hasCheckpoints: false, hasThinkingSignatures: true },
+  discover: discoverContinue,
+  read: readContinueSession,
+}

@@ -81,7 +81,7 @@ export function conditions(): { loadavg: string; peers: string[] } {
     const ps = execFileSync('ps', ['-eo', 'pcpu,etimes,args', '--sort=-pcpu'], { encoding: 'utf8' }).split('\n').slice(1)
     peers = ps
       .map((l) => l.trim())
-      .filter((l) => l && Number(l.split(/\s+/)[0]) >= 5 && !l.includes(base) && !/\bps -eo\b/.test(l))
+      .filter((l) => l && Number(l.split(/\s+/)[0]) >= 5 && !l.includes(base) && !l.includes('bench/run.ts') && !/\bps -eo\b/.test(l))
       .slice(0, 8)
       .map((l) => l.replace(/\s+/g, ' ').slice(0, 140))
   } catch {
@@ -304,12 +304,16 @@ if (!args.has('--skip-ccusage')) {
 const huge = hugeGb > 0 ? runHugeBench(base, hugeGb, (a, e) => sepia(a, { ...env, ...e }), log) : { skipped: true }
 
 const end = { at: new Date().toISOString(), ...conditions() }
+// bin/sepia.mjs runs the tsx sources when a file under src/ is newer than the bundle: an edit
+// during the run would have measured the sources. Say so rather than print wrong figures.
+const sourcesChanged = statSync(cliJs).mtimeMs < newestMtime(join(ROOT, 'src'))
+if (sourcesChanged) log('WARNING: a file under src/ changed during the run, so later CLI runs used the tsx sources: run again')
 const floorSec = floor.ms / 1000
 const results = {
   start,
   end,
   machine,
-  bundle: { cli: 'out/main/cli.js', worker: 'out/main/catalog-worker.js', builtAt: new Date(statSync(cliJs).mtimeMs).toISOString() },
+  bundle: { cli: 'out/main/cli.js', worker: 'out/main/catalog-worker.js', builtAt: new Date(statSync(cliJs).mtimeMs).toISOString(), sourcesChangedDuringRun: sourcesChanged },
   corpus: { totalMB: totalBytes / MB, totalSessions, sessions: info.sessions, largeMB: info.large.bytes / MB },
   floor: { ...floor, MBps: floor.bytes / MB / floorSec },
   cold: {
@@ -337,6 +341,7 @@ const hugeRow =
     ? `| peak RSS, one ${(huge.bytes / MB).toFixed(0)} MB session (list / usage, cold) | ${huge.listPeakMB} / ${huge.usagePeakMB} MB | <= 500 MB | ${yes(Math.max(huge.listPeakMB, huge.usagePeakMB) <= 500)} |`
     : '| peak RSS, one 1 GB session | not run (--huge-gb 1) | <= 500 MB | — |'
 const table = [
+  ...(sourcesChanged ? ['**INVALID: sources changed during the run (see results.json bundle.sourcesChangedDuringRun)**', ''] : []),
   `corpus ${(totalBytes / MB).toFixed(0)} MB, ${totalSessions} sessions; floor ${floorSec.toFixed(1)} s (${results.floor.MBps.toFixed(0)} MB/s); load ${start.loadavg} → ${end.loadavg}`,
   '',
   '| measure | built bundle | goal | |',

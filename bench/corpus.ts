@@ -10,6 +10,9 @@
  *   legacy transcripts padded with extra turns so the sizes are realistic.
  * - Cursor: only when `src/main/agents/cursor` is registered (see `bench/run.ts`).
  *
+ * Prose carries about 2% CJK words (Japanese and Chinese) and one planted CJK word, so search is
+ * measured on text that has no spaces between its words.
+ *
  * Everything derives from one seed (mulberry32), so two runs write byte-identical files.
  */
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync, writeSync } from 'node:fs'
@@ -65,6 +68,8 @@ const WORDS = (
   'read write parse render update delete create list filter map reduce sort merge split join trim ' +
   'the a to of and in is it that this with for on as be by at or an not are was'
 ).split(' ')
+/** CJK words (Japanese and Chinese), so search is measured on text without spaces between words too. */
+const CJK = ['検索', '関数', '東京', '設定ファイル', '型定義', '数据库', '用户界面', '错误处理', '测试用例', '会话', 'エラーを修正しました', '读取文件内容', '日本語のテキスト']
 const IDENTS = ['getSessionPage', 'user_id', 'parseLine', 'readLines', 'LibraryService', 'catalog_version', 'toolKind', 'finishSession', 'maxTokens', 'createdAt', 'workingDirectory', 'snake_case_name']
 const DIRS = ['src/main', 'src/renderer', 'src/cli', 'tests', 'lib', 'pkg/api', 'internal/store', 'app/models']
 const EXTS = ['.ts', '.js', '.py', '.go', '.rs', '.vue', '.json', '.md']
@@ -86,7 +91,7 @@ class Text {
     const out: string[] = []
     for (let i = 0; i < words; i++) {
       const x = this.r()
-      out.push(x < 0.05 ? this.pick(IDENTS) : x < 0.08 ? this.path() : this.pick(WORDS))
+      out.push(x < 0.05 ? this.pick(IDENTS) : x < 0.08 ? this.path() : x < 0.1 ? this.pick(CJK) : this.pick(WORDS))
     }
     return out.join(' ')
   }
@@ -271,6 +276,8 @@ export function writeCorpus(o: CorpusOptions): CorpusInfo {
   const planted = [
     { word: 'zanzibarquokka', count: 0 },
     { word: 'frobnicate_widget', count: 0 },
+    // CJK, planted inside a sentence with no spaces around it (as Japanese and Chinese are written).
+    { word: '量子計算機', count: 0 },
   ]
 
   // Claude Code.
@@ -291,8 +298,9 @@ export function writeCorpus(o: CorpusOptions): CorpusInfo {
     mkdirSync(dir, { recursive: true })
     const id = t.uuid()
     const size = Math.max(4000, Math.round((o.claudeSessionBytes ?? 150_000) * (0.2 + 1.6 * r())))
-    const plant = i % 100 === 7 ? ['frobnicate_widget'] : []
-    planted[1]!.count += plant.length
+    const plant = i % 100 === 7 ? ['frobnicate_widget'] : i % 100 === 11 ? ['これは量子計算機の話です'] : []
+    if (i % 100 === 7) planted[1]!.count++
+    if (i % 100 === 11) planted[2]!.count++
     bytes.claudeCode += writeClaudeSession(t, { path: join(dir, `${id}.jsonl`), id, cwd, start: EPOCH + Math.floor(r() * 120 * DAY), bytes: size, plant })
     sessions.claudeCode++
     if (i % 10 === 3) {

@@ -22,6 +22,10 @@
  *
  * Every command takes `--home DIR` (default: the user's home; repeatable) and `--json`.
  * Exit codes: 0 ok, 1 failure (message on stderr), 2 bad usage.
+ *
+ * Start-up: modules only one command needs (the MCP server with its SDK and zod, the team catalog
+ * with the PostgreSQL driver) are imported when that command runs, so `list` and `search` do not
+ * load them (issue 15: module loading was most of a warm `sepia list`; BENCHMARKS.md).
  */
 import { parseArgs } from 'node:util'
 import { SepiaError } from '../shared/api'
@@ -43,10 +47,8 @@ import { ARCHIVE_USAGE, runArchive, runPutBack } from './archive'
 import { MOVE_USAGE, runMoveCommand } from './move'
 import { AGENTS } from '../main/agents/registry'
 import { projectKey } from '../shared/project-key'
-import { runMcpServer } from '../main/mcp/server'
 import { unreadAgentNames, unreadSentence } from '../main/health/unread'
 import { runPush, TEAM_USAGE } from './team'
-import { createTeamApi } from '../main/team/api'
 import { checkPostgresUrl, maskSecretsIn } from '../main/team/url'
 
 const USAGE = `Usage:
@@ -132,6 +134,7 @@ export async function main(argv: string[], out: NodeJS.WritableStream = process.
     try {
       if (command === 'push') return await runPush({ to: values.to, homes: values.home ?? [], ownHome: processContext({ mode: 'browser' }).ownHome, machine: values.machine, json: values.json ?? false }, out, err)
       const ctx = processContext({ mode: 'browser' })
+      const { createTeamApi } = await import('../main/team/api')
       const team = createTeamApi(checkPostgresUrl(values.catalog, '--catalog'), { version: ctx.version, ...(ctx.appDataDir ? { appDataDir: ctx.appDataDir } : {}) })
       return await runServe(team, { port: values.port ? Number(values.port) : 0, demo: false }, out)
     } catch (e) {
@@ -219,9 +222,11 @@ export async function main(argv: string[], out: NodeJS.WritableStream = process.
         return await runArchive(api, rest[0], { json: values.json ?? false }, out, err)
       case 'put-back':
         return await runPutBack(api, rest, { json: values.json ?? false, agent: values.agent, homes: values.home ?? [] }, out, err)
-      case 'mcp':
+      case 'mcp': {
+        const { runMcpServer } = await import('../main/mcp/server')
         await runMcpServer(api, processContext({ mode: 'browser' }).version)
         return -1
+      }
       case 'serve':
         return await runServe(api, { port: values.port ? Number(values.port) : 0, demo: values.demo ?? false }, out)
       default:

@@ -8,7 +8,6 @@
  * messages name the URL with its password masked (src/main/team/url.ts).
  */
 import { SepiaError } from '../shared/api'
-import { pushHome, pushSummary } from '../main/team/push'
 import { checkPostgresUrl, maskSecretsIn } from '../main/team/url'
 
 /** Usage lines of the team commands (for the CLI's help). */
@@ -37,6 +36,8 @@ export async function runPush(o: PushCliOptions, out: NodeJS.WritableStream, err
     return 2
   }
   const url = checkPostgresUrl(o.to, '--to')
+  // Imported here: the PostgreSQL driver is loaded only by the command that uses it (CLI start-up).
+  const { pushHome, pushSummary } = await import('../main/team/push')
   try {
     const result = await pushHome({
       url,

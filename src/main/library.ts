@@ -129,7 +129,13 @@ export class LibraryService {
    */
   refresh(agents?: readonly AgentId[]): Promise<RefreshResult> {
     this.built = undefined
-    return this.refresher.refresh([...this.homes], agents)
+    const key = this.homePaths.join('\u0000')
+    const run = this.refresher.refresh([...this.homes], agents)
+    // A whole refresh of these homes is what a one-shot host's first load waits for: after it the
+    // first load answers from the catalog instead of discovering every store again (`sepia search`
+    // refreshed, then its search's load refreshed a second time; issue 15).
+    if (!agents) void run.then(() => this.freshFor.add(key), () => undefined)
+    return run
   }
 
   /**
@@ -163,9 +169,11 @@ export class LibraryService {
       await this.refreshOrGoOn()
       return this.build()
     }
-    // Warm start (or partial): answer from the catalog first, then look for changed files.
+    // Warm start (or partial): answer from the catalog first, then look for changed files — unless
+    // this one-shot host refreshed these homes already (a second discovery of every store would
+    // only keep the command running after its answer).
     const library = await this.build()
-    this.startBackground()
+    if (!(this.options.refreshFirstLoad === true && this.freshFor.has(this.homePaths.join('\u0000')))) this.startBackground()
     return library
   }
 
@@ -364,7 +372,10 @@ export class LibraryService {
     this.startLive()
     const gen = this.store.currentGen()
     const since = token !== undefined && /^\d+$/.test(token) ? Number(token) : undefined
-    if (since === undefined || since > gen) return { token: String(gen), changedSessions: [], removedSessions: [], index: this.status() }
+    // Every catalog write and removal takes a new gen (`CatalogStore.nextGen`), so a token equal to
+    // the current gen means nothing changed: answer without the query, which the renderer's ~2 s poll
+    // otherwise ran over every session row (6-7% of a core while idle at 10k sessions; issue 15).
+    if (since === undefined || since >= gen) return { token: String(gen), changedSessions: [], removedSessions: [], index: this.status() }
     const homes = this.homePaths
     const changed = this.store.changedSince(homes, since)
     const order = new Map(homes.map((h, i) => [h, i]))

@@ -11,7 +11,16 @@
 import * as fs from 'node:fs'
 import { readFile, stat } from 'node:fs/promises'
 import { isAbsolute, join, resolve } from 'node:path'
-import git from 'isomorphic-git'
+import type IsoGit from 'isomorphic-git'
+
+let loaded: Promise<typeof IsoGit> | undefined
+/**
+ * isomorphic-git, imported on first use: loading it costs more than the rest of a CLI start-up, and
+ * most commands never read a repository (issue 15).
+ */
+function isoGit(): Promise<typeof IsoGit> {
+  return (loaded ??= import('isomorphic-git').then((m) => m.default))
+}
 
 /** Git tree entry modes (octal as git writes them). */
 export const GIT_MODE = { file: 0o100644, exec: 0o100755, symlink: 0o120000, gitlink: 0o160000, tree: 0o040000 } as const
@@ -96,8 +105,8 @@ export class GitRepo {
   async resolve(ref: string): Promise<string | undefined> {
     try {
       if (/^[0-9a-f]{40}$/i.test(ref)) return (await this.hasObject(ref.toLowerCase())) ? ref.toLowerCase() : undefined
-      if (/^[0-9a-f]{4,39}$/i.test(ref)) return await git.expandOid({ fs, gitdir: this.gitdir, oid: ref.toLowerCase(), cache: this.cache })
-      return await git.resolveRef({ fs, gitdir: this.gitdir, ref })
+      if (/^[0-9a-f]{4,39}$/i.test(ref)) return await (await isoGit()).expandOid({ fs, gitdir: this.gitdir, oid: ref.toLowerCase(), cache: this.cache })
+      return await (await isoGit()).resolveRef({ fs, gitdir: this.gitdir, ref })
     } catch {
       return undefined
     }
@@ -106,7 +115,7 @@ export class GitRepo {
   /** True when the object store holds `oid` (loose or packed). */
   async hasObject(oid: string): Promise<boolean> {
     try {
-      await git.readObject({ fs, gitdir: this.gitdir, oid, format: 'deflated', cache: this.cache })
+      await (await isoGit()).readObject({ fs, gitdir: this.gitdir, oid, format: 'deflated', cache: this.cache })
       return true
     } catch {
       return false
@@ -115,7 +124,7 @@ export class GitRepo {
 
   /** One commit. Rejects when it is missing or not a commit. */
   async commit(oid: string): Promise<GitCommit> {
-    const { commit } = await git.readCommit({ fs, gitdir: this.gitdir, oid, cache: this.cache })
+    const { commit } = await (await isoGit()).readCommit({ fs, gitdir: this.gitdir, oid, cache: this.cache })
     return { oid, tree: commit.tree, parents: commit.parent, message: commit.message, committedAt: commit.committer.timestamp * 1000 }
   }
 
@@ -126,7 +135,7 @@ export class GitRepo {
     // Parsed here, not with git.readTree: isomorphic-git rejects a whole tree for one unsafe entry
     // name (`..`, `.git`, a backslash), which hid every checkpoint of the session (issue 16). An
     // unsafe entry is left out and remembered in `unsafeNames`; the rest of the tree is kept.
-    const obj = await git.readObject({ fs, gitdir: this.gitdir, oid, format: 'content', cache: this.cache })
+    const obj = await (await isoGit()).readObject({ fs, gitdir: this.gitdir, oid, format: 'content', cache: this.cache })
     if (obj.type !== 'tree' || !(obj.object instanceof Uint8Array)) throw new Error(`Object ${oid} is a ${obj.type}, not a tree.`)
     const entries: { path: string; oid: string; mode: number }[] = []
     for (const e of parseTreeObject(obj.object)) {
@@ -143,7 +152,7 @@ export class GitRepo {
 
   /** The bytes of a blob (for a symlink: its target). Rejects when it is missing. */
   async blob(oid: string): Promise<Uint8Array> {
-    const { blob } = await git.readBlob({ fs, gitdir: this.gitdir, oid, cache: this.cache })
+    const { blob } = await (await isoGit()).readBlob({ fs, gitdir: this.gitdir, oid, cache: this.cache })
     return blob
   }
 

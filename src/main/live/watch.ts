@@ -7,9 +7,9 @@
  * Watched: the folder of every session file and its parent (a new session file appears in an
  * existing project folder; a new project folder appears beside the others), plus the agents'
  * store roots that exist (so the first session of an agent in a home is seen). Above
- * `maxWatchers` folders, or where `fs.watch` fails, a periodic poll (`pollMs`) takes over.
+ * `maxWatchers` folders ({@link defaultMaxWatchers}), or where `fs.watch` fails, a periodic poll (`pollMs`) takes over.
  */
-import { existsSync, watch, type FSWatcher } from 'node:fs'
+import { existsSync, readFileSync, watch, type FSWatcher } from 'node:fs'
 import { dirname, join } from 'node:path'
 import type { CatalogSession } from '../catalog/store'
 import type { OpenHome } from '../catalog/refresh'
@@ -20,8 +20,33 @@ export interface LiveOptions {
   debounceMs?: number
   /** Poll interval when watching is impossible or capped; 0 disables. Default 30 s. */
   pollMs?: number
-  /** Most folders watched at once. Default 4,000. */
+  /** Most folders watched at once. Default {@link defaultMaxWatchers}. */
   maxWatchers?: number
+}
+
+/**
+ * The default cap on watched folders. On Linux each folder is one inotify watch, and the user's
+ * limit is `/proc/sys/fs/inotify/max_user_watches` (shared by every process of the user; 8,192 on
+ * old kernels, up to ~1M by RAM since Linux 5.11): a quarter of it, at most 100,000 and never less
+ * than the former fixed 4,000, leaves the rest to other programs. Elsewhere (or when the limit
+ * cannot be read) 4,000. Above the cap the
+ * watcher falls back to a full refresh every `pollMs`, which at 10,000 sessions kept a core
+ * ~12% busy while idle (issue 15, BENCHMARKS.md) — one folder per Cline session passed 4,000.
+ * `limitText` is the content of that file (for tests); `platform` defaults to this process's.
+ */
+export function defaultMaxWatchers(platform: NodeJS.Platform = process.platform, limitText?: string): number {
+  if (platform !== 'linux') return 4000
+  let text = limitText
+  if (text === undefined) {
+    try {
+      text = readFileSync('/proc/sys/fs/inotify/max_user_watches', 'utf8')
+    } catch {
+      return 4000
+    }
+  }
+  const limit = Number(text.trim())
+  if (!Number.isInteger(limit) || limit <= 0) return 4000
+  return Math.max(4000, Math.min(100_000, Math.floor(limit / 4)))
 }
 
 /**
@@ -60,7 +85,7 @@ export class LiveWatcher {
   constructor(private readonly onChange: () => void, options: LiveOptions = {}) {
     this.debounceMs = options.debounceMs ?? 500
     this.pollMs = options.pollMs ?? 30_000
-    this.maxWatchers = options.maxWatchers ?? 4000
+    this.maxWatchers = options.maxWatchers ?? defaultMaxWatchers()
   }
 
   /** Folders watched now. */

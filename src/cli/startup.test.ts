@@ -1,0 +1,65 @@
+/**
+ * CLI start-up (issue 15): the modules only one command needs are not loaded by every command.
+ * Module loading was most of a warm `sepia list` (profile in BENCHMARKS.md), so the static import
+ * graph of the CLI entry, followed through the sources, must not reach the PostgreSQL driver, the
+ * MCP SDK (and zod) or isomorphic-git; those are imported when `push`/`serve --catalog`, `mcp` or
+ * a checkpoint read runs. Read from the source text (no build needed); `import type` is erased.
+ */
+import { existsSync, readFileSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
+import { describe, expect, it } from 'vitest'
+
+const ROOT = resolve(import.meta.dirname, '..', '..')
+const HEAVY = ['pg', '@modelcontextprotocol/sdk', 'zod', 'isomorphic-git']
+
+/** Static value imports of one source file: [specifier]. */
+function staticImports(file: string): string[] {
+  const text = readFileSync(file, 'utf8')
+  const out: string[] = []
+  for (const m of text.matchAll(/^\s*(?:import|export)\s+(type\s+)?(?:[^'"]*?\s+from\s+)?['"]([^'"]+)['"]/gm)) {
+    if (m[1]) continue // import type / export type
+    // `import { type A, type B } from` is erased too when every name is a type.
+    const stmt = m[0]
+    const names = /\{([^}]*)\}/.exec(stmt)?.[1]
+    if (names && !/\bfrom\b[^{]*$/.test(stmt.slice(0, stmt.indexOf('{'))) && names.split(',').every((n) => n.trim() === '' || n.trim().startsWith('type '))) continue
+    out.push(m[2]!)
+  }
+  return out
+}
+
+function resolveSource(from: string, spec: string): string | undefined {
+  const base = resolve(dirname(from), spec)
+  for (const p of [`${base}.ts`, join(base, 'index.ts'), base]) if (existsSync(p) && p.endsWith('.ts')) return p
+  return undefined
+}
+
+/** Packages reached through static imports from `entry`, with one path that reaches each. */
+function reachedPackages(entry: string): Map<string, string[]> {
+  const seen = new Set<string>()
+  const found = new Map<string, string[]>()
+  const walk = (file: string, path: string[]): void => {
+    if (seen.has(file)) return
+    seen.add(file)
+    for (const spec of staticImports(file)) {
+      if (spec.startsWith('.')) {
+        const next = resolveSource(file, spec)
+        if (next) walk(next, [...path, next.slice(ROOT.length + 1)])
+      } else if (!spec.startsWith('node:')) {
+        const pkg = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]!
+        if (!found.has(pkg)) found.set(pkg, path)
+      }
+    }
+  }
+  walk(entry, [entry.slice(ROOT.length + 1)])
+  return found
+}
+
+describe('CLI start-up', () => {
+  it('does not load the PostgreSQL driver, the MCP SDK, zod or isomorphic-git before a command needs them', () => {
+    const reached = reachedPackages(join(ROOT, 'src', 'cli', 'index.ts'))
+    // The walk does find packages (the catalog's SQLite driver), so an empty result is not a pass by accident.
+    expect(reached.has('better-sqlite3')).toBe(true)
+    const heavy = HEAVY.filter((p) => reached.has(p)).map((p) => `${p} via ${reached.get(p)!.join(' -> ')}`)
+    expect(heavy).toEqual([])
+  })
+})

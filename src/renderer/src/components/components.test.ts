@@ -3,13 +3,15 @@
  * a library and a session, checked through the data-testid hooks the end-to-end tests use too.
  */
 import { createPinia, setActivePinia } from 'pinia'
-import { createSSRApp, type Component } from 'vue'
+import { createSSRApp, h, type Component } from 'vue'
 import { renderToString } from 'vue/server-renderer'
 import { describe, expect, it } from 'vitest'
 import { useLibraryStore } from '../stores/library'
 import { useSessionStore } from '../stores/session'
 import { kitchenSink, library, summary } from '../test/fixtures'
+import type { MessageNode } from '../../../shared/ir'
 import LibraryPane from './LibraryPane.vue'
+import MessageItem from './MessageItem.vue'
 import SessionView from './SessionView.vue'
 
 async function render(component: Component, setup: () => void): Promise<string> {
@@ -107,5 +109,38 @@ describe('SessionView', () => {
     expect(h).toContain('Thinking')
     // rendered on first opening only
     expect(h).not.toContain('The parser fails on empty lines.')
+  })
+})
+
+describe('MessageItem', () => {
+  it("shows an assistant message's parts in the store's order (partOrder), e.g. Claude Code's [text, tool_use, text]", async () => {
+    const node: MessageNode = {
+      nodeId: 'a1',
+      role: 'assistant',
+      content: 'First I look.\n\nThen I answer.',
+      blocks: [
+        { type: 'text', text: 'First I look.' },
+        { type: 'text', text: 'Then I answer.' },
+      ],
+      toolCalls: [{ id: 'call-1', name: 'Bash', arguments: { command: 'ls' }, kind: 'execute' }],
+      partOrder: [
+        { part: 'block', index: 0 },
+        { part: 'tool-call', id: 'call-1' },
+        { part: 'block', index: 1 },
+      ],
+    } as MessageNode
+    const html = await render(
+      { render: () => h(MessageItem, { node, continued: false, results: new Map(), agent: 'claude-code' }) },
+      () => undefined,
+    )
+    const first = html.indexOf('First I look.')
+    const card = html.indexOf('data-testid="tool-call"')
+    const then = html.indexOf('Then I answer.')
+    expect(first).toBeGreaterThan(-1)
+    expect(card).toBeGreaterThan(first)
+    expect(then).toBeGreaterThan(card)
+    // Without partOrder: text first, then the calls (the usual order).
+    const plain = await render({ render: () => h(MessageItem, { node: { ...node, partOrder: undefined }, continued: false, results: new Map(), agent: 'claude-code' }) }, () => undefined)
+    expect(plain.indexOf('Then I answer.')).toBeLessThan(plain.indexOf('data-testid="tool-call"'))
   })
 })

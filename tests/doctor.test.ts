@@ -124,7 +124,7 @@ describe('sepia doctor', () => {
       const r = await run('doctor', '--home', join(PUBLIC, c, 'home'))
       expect(r.code).toBe(0)
       expect(r.out).not.toContain('cannot read')
-      expect(r.out).toContain(`${name}: ${n} sessions`)
+      expect(r.out).toContain(`${name}: ${n} session${n === 1 ? '' : 's'}`)
     }
   })
 

@@ -70,6 +70,18 @@ describe('catalog API', () => {
     await api.library.close()
   })
 
+  it('warm start: once the background refresh has ended, getLibrary says so too (the renderer reads again while it says running)', async () => {
+    const api = createApi(context())
+    const lib = await api.getLibrary() // warm: answered from the catalog, a refresh starts behind it
+    expect(lib.sessions.length).toBe(11)
+    await api.library.whenIdle()
+    expect((await api.getIndexStatus()).running).toBe(false)
+    const again = await api.getLibrary()
+    expect(again.index?.running).toBe(false)
+    expect(await api.getLibrary()).toBe(again) // the same object while nothing changes
+    await api.library.close()
+  })
+
   it('warm start answers from the catalog; a session being written shows up in getChanges without a reload', async () => {
     const api = createApi(context())
     expect((await api.getLibrary()).sessions.length).toBe(11) // warm: the catalog of the test above

@@ -190,9 +190,15 @@ export class LibraryService {
     const homes = this.homePaths
     const key = `${homes.join('\u0000')}\u0001${this.store.currentGen()}`
     const status = this.status()
-    // The same object while nothing changed (callers, e.g. the secrets mask, cache by identity);
-    // `index` is the progress when it was built (`getIndexStatus` gives it live).
-    if (this.built?.key === key) return this.built.library
+    // The same object while nothing changed (callers, e.g. the secrets mask, cache by identity).
+    // A refresh that ends without changing the catalog (nothing new, or only the search phase)
+    // changes `index.running`: then a copy with the status of now, or the renderer, which reads
+    // the library again when `index.running` says a refresh goes on, would poll in a loop.
+    if (this.built?.key === key) {
+      const was = this.built.library.index
+      if (was?.running !== status.running || was?.phase !== status.phase) this.built = { key, library: { ...this.built.library, index: status } }
+      return this.built.library
+    }
     const seen = new Set<string>()
     const sessions: SessionSummary[] = []
     const rows = this.store.listSessions(homes, false)

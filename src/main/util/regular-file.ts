@@ -98,6 +98,20 @@ export async function openRegularFile(path: string): Promise<import('node:fs/pro
 }
 
 /**
+ * Size and mtime (ms since epoch) of a regular file (links followed), or undefined for anything
+ * else or nothing. Quiet: for a side file a session may have (an index, a `-wal`, a metadata
+ * file); a session's own file goes through {@link statSessionFile}, which warns. Never throws.
+ */
+export async function statRegular(path: string): Promise<{ size: number; mtimeMs: number } | undefined> {
+  try {
+    const s = await stat(path)
+    return s.isFile() ? { size: s.size, mtimeMs: s.mtimeMs } : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/**
  * Size and mtime (ms since epoch) of a session file a reader's discovery found, following links,
  * or undefined when nothing is there. Anything else at that path (a FIFO, device, socket, folder
  * or broken link) adds a warning diagnostic naming it and gives undefined: issue 16, a special file

@@ -4,23 +4,14 @@
  * the CLI also keeps a `workspace.yaml` beside it, listed as a secondary file when present).
  * The session id is the folder name (it equals `session.start.data.sessionId`).
  */
-import { readdir, stat } from 'node:fs/promises'
+import { readdir } from 'node:fs/promises'
 import type { Diagnostic } from '../../../shared/ir'
 import { type HomeLayout, pathApiFor } from '../../platform'
-import { statSessionFile } from '../../util/regular-file'
+import { statRegular, statSessionFile } from '../../util/regular-file'
 import type { DiscoverResult, ReadContext, StoreRef } from '../types'
 
 /** Store generation of `events.jsonl` sessions. */
 export const FORMAT_EVENTS = 'copilot-cli-events'
-
-async function fileStat(path: string): Promise<{ size: number; mtimeMs: number } | undefined> {
-  try {
-    const s = await stat(path)
-    return s.isFile() ? { size: s.size, mtimeMs: s.mtimeMs } : undefined
-  } catch {
-    return undefined
-  }
-}
 
 /** List Copilot CLI sessions under `layout`. Never throws: an unreadable root is a diagnostic. */
 export async function discoverCopilotCli(layout: HomeLayout, _ctx: ReadContext): Promise<DiscoverResult> {
@@ -43,7 +34,7 @@ export async function discoverCopilotCli(layout: HomeLayout, _ctx: ReadContext):
     let size = s.size
     let mtimeMs = s.mtimeMs
     const yaml = p.join(root, name, 'workspace.yaml')
-    const y = await fileStat(yaml)
+    const y = await statRegular(yaml)
     if (y) {
       files.push(yaml)
       size += y.size

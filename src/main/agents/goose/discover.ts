@@ -12,26 +12,17 @@
  * The database is read from a temporary copy ({@link openSqliteReadOnly}); nothing is written
  * beside it.
  */
-import { readdir, stat } from 'node:fs/promises'
+import { readdir } from 'node:fs/promises'
 import type { Diagnostic } from '../../../shared/ir'
 import { type HomeLayout, pathApiFor } from '../../platform'
 import { openSqliteReadOnly } from '../../util/sqlite'
-import { statSessionFile } from '../../util/regular-file'
+import { statRegular, statSessionFile } from '../../util/regular-file'
 import type { DiscoverResult, ReadContext, StoreRef } from '../types'
 
 /** Store generation of `sessions.db` sessions. */
 export const FORMAT_SQLITE = 'goose-sqlite'
 /** Store generation of legacy `sessions/<name>.jsonl` files. */
 export const FORMAT_JSONL = 'goose-jsonl'
-
-async function fileStat(path: string): Promise<{ size: number; mtimeMs: number } | undefined> {
-  try {
-    const s = await stat(path)
-    return s.isFile() ? { size: s.size, mtimeMs: s.mtimeMs } : undefined
-  } catch {
-    return undefined
-  }
-}
 
 /** The `sessions/` folders Goose may use under `layout` (Linux/macOS XDG data dir; Windows roaming AppData). */
 export function gooseSessionDirs(layout: HomeLayout): string[] {
@@ -61,7 +52,7 @@ export async function discoverGoose(layout: HomeLayout, _ctx: ReadContext): Prom
     if (dbStat) {
       const files = [db]
       let { size, mtimeMs } = dbStat
-      const wal = await fileStat(`${db}-wal`)
+      const wal = await statRegular(`${db}-wal`)
       if (wal) {
         files.push(`${db}-wal`)
         size += wal.size

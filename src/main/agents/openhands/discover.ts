@@ -16,10 +16,10 @@
  * Not read: the newer openhands-cli (software-agent-sdk) store, said by third parties to be
  * `~/.openhands/conversations/<id>/events/event-*.json`; its source was not available here.
  */
-import { readdir, stat } from 'node:fs/promises'
+import { readdir } from 'node:fs/promises'
 import type { Diagnostic } from '../../../shared/ir'
 import { type HomeLayout, pathApiFor } from '../../platform'
-import { statSessionFile } from '../../util/regular-file'
+import { statRegular, statSessionFile } from '../../util/regular-file'
 import type { DiscoverResult, ReadContext, StoreRef } from '../types'
 
 /** Store generation of `~/.openhands/sessions/<sid>/events/<n>.json`. */
@@ -29,15 +29,6 @@ export const FORMAT_EVENTS = 'openhands-events'
 export function eventFileId(name: string): number | undefined {
   const m = /^(\d+)\.json$/.exec(name)
   return m ? Number(m[1]) : undefined
-}
-
-async function fileStat(path: string): Promise<{ size: number; mtimeMs: number } | undefined> {
-  try {
-    const s = await stat(path)
-    return s.isFile() ? { size: s.size, mtimeMs: s.mtimeMs } : undefined
-  } catch {
-    return undefined
-  }
 }
 
 /** The `sessions/` folder of the default file store under `layout` (`~/.openhands/sessions`). */
@@ -85,7 +76,7 @@ export async function discoverOpenHands(layout: HomeLayout, _ctx: ReadContext): 
       mtimeMs = Math.max(mtimeMs, s.mtimeMs)
     }
     const metadata = p.join(root, sid, 'metadata.json')
-    const ms = await fileStat(metadata)
+    const ms = await statRegular(metadata)
     if (ms) {
       files.push(metadata)
       size += ms.size

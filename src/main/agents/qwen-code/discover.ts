@@ -12,23 +12,14 @@
  * `~/.qwen/tmp/<projectHash>/` (Gemini's older layout, which Qwen Code keeps for shell history and
  * checkpoints, `Storage.getProjectTempDir`) holds no chats and is not read; the 0.15.10 run left none.
  */
-import { readdir, stat } from 'node:fs/promises'
+import { readdir } from 'node:fs/promises'
 import type { Diagnostic } from '../../../shared/ir'
 import { type HomeLayout, pathApiFor } from '../../platform'
-import { statSessionFile } from '../../util/regular-file'
+import { statRegular, statSessionFile } from '../../util/regular-file'
 import type { DiscoverResult, ReadContext, StoreRef } from '../types'
 
 /** Store generation of `projects/<cwd>/chats/<id>.jsonl` sessions. */
 export const FORMAT_CHATS = 'qwen-code-chats-jsonl'
-
-async function fileStat(path: string): Promise<{ size: number; mtimeMs: number } | undefined> {
-  try {
-    const s = await stat(path)
-    return s.isFile() ? { size: s.size, mtimeMs: s.mtimeMs } : undefined
-  } catch {
-    return undefined
-  }
-}
 
 async function dirNames(dir: string, diagnostics: Diagnostic[], want: 'dir' | 'file'): Promise<string[]> {
   try {
@@ -49,7 +40,7 @@ export async function discoverQwenCode(layout: HomeLayout, _ctx: ReadContext): P
   for (const project of await dirNames(root, diagnostics, 'dir')) {
     const chats = p.join(root, project, 'chats')
     const meta = p.join(root, project, 'meta.json')
-    const m = await fileStat(meta)
+    const m = await statRegular(meta)
     for (const name of await dirNames(chats, diagnostics, 'file')) {
       if (!name.endsWith('.jsonl')) continue
       const path = p.join(chats, name)

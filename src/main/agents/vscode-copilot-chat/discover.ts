@@ -12,10 +12,10 @@
  * `workspaceStorage` is the sibling of its `globalStorage`. When a session has both a `.json` and a
  * `.jsonl` file (VS Code migrating), the `.jsonl` is listed and the `.json` noted (info).
  */
-import { readdir, readFile, stat } from 'node:fs/promises'
+import { readdir, readFile } from 'node:fs/promises'
 import type { Diagnostic } from '../../../shared/ir'
 import { type HomeLayout, pathApiFor } from '../../platform'
-import { statSessionFile } from '../../util/regular-file'
+import { statRegular, statSessionFile } from '../../util/regular-file'
 import type { DiscoverResult, ReadContext, StoreRef } from '../types'
 
 /** Store generation of `chatSessions/<id>.json` (one whole `ISerializableChatData`). */
@@ -24,15 +24,6 @@ export const FORMAT_JSON = 'vscode-chat-json'
 export const FORMAT_JSONL = 'vscode-chat-jsonl'
 
 const AGENT = 'vscode-copilot-chat' as const
-
-async function fileStat(path: string): Promise<{ size: number; mtimeMs: number } | undefined> {
-  try {
-    const s = await stat(path)
-    return s.isFile() ? { size: s.size, mtimeMs: s.mtimeMs } : undefined
-  } catch {
-    return undefined
-  }
-}
 
 async function names(dir: string, diagnostics: Diagnostic[], want: 'dir' | 'file'): Promise<string[]> {
   try {
@@ -88,7 +79,7 @@ async function sessionsIn(dir: string, layout: HomeLayout, hints: Record<string,
     let size = s.size
     let mtimeMs = s.mtimeMs
     for (const x of extra) {
-      const xs = await fileStat(x)
+      const xs = await statRegular(x)
       if (xs) {
         size += xs.size
         mtimeMs = Math.max(mtimeMs, xs.mtimeMs)

@@ -9,7 +9,7 @@
  * sees, so uncheckpointed rows are visible too. `close()` removes the copy.
  */
 import Database from 'better-sqlite3'
-import { constants, copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { constants, copyFileSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import { assertRegularFile } from './regular-file'
@@ -95,5 +95,64 @@ function isRegular(p: string): boolean {
     return true
   } catch {
     return false
+  }
+}
+
+/**
+ * Read-only copies ({@link openSqliteReadOnly}) kept open per database path while in use: a copy
+ * is made again when the size or mtime (ms since epoch) of the db or its `-wal` changed, and
+ * closed (its temporary folder removed) after `idleMs` without use, or when the process exits.
+ * For readers that query one store many times (Devin CLI, Crush).
+ */
+export interface SqliteCopyCache {
+  /** Run `fn` on the copy of `path`. Throws what {@link openSqliteReadOnly} throws; errors of `fn` propagate. */
+  withDb<T>(path: string, fn: (db: Database.Database) => T): T
+  /** Close every cached copy. */
+  closeAll(): void
+}
+
+/** A {@link SqliteCopyCache} whose copies close after `idleMs` (ms) unused. */
+export function sqliteCopyCache(idleMs: number): SqliteCopyCache {
+  const cache = new Map<string, { sig: string; handle: ReadOnlySqlite; timer?: NodeJS.Timeout }>()
+  const signature = (path: string): string =>
+    ['', '-wal']
+      .map((s) => {
+        try {
+          const st = statSync(path + s)
+          return `${st.size}:${st.mtimeMs}`
+        } catch {
+          return '-'
+        }
+      })
+      .join('|')
+  const drop = (path: string): void => {
+    const e = cache.get(path)
+    if (!e) return
+    cache.delete(path)
+    if (e.timer) clearTimeout(e.timer)
+    e.handle.close()
+  }
+  const closeAll = (): void => {
+    for (const path of [...cache.keys()]) drop(path)
+  }
+  process.once('exit', closeAll)
+  return {
+    withDb<T>(path: string, fn: (db: Database.Database) => T): T {
+      const sig = signature(path)
+      let e = cache.get(path)
+      if (e && e.sig !== sig) {
+        drop(path)
+        e = undefined
+      }
+      if (!e) {
+        e = { sig, handle: openSqliteReadOnly(path) }
+        cache.set(path, e)
+      }
+      if (e.timer) clearTimeout(e.timer)
+      e.timer = setTimeout(() => drop(path), idleMs)
+      e.timer.unref()
+      return fn(e.handle.db)
+    },
+    closeAll,
   }
 }

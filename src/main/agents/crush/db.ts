@@ -11,65 +11,25 @@
  * use (keyed by size and mtime of db and `-wal`), closed after {@link IDLE_MS} idle.
  */
 import type Database from 'better-sqlite3'
-import { readFileSync, statSync } from 'node:fs'
-import { openSqliteReadOnly, type ReadOnlySqlite } from '../../util/sqlite'
+import { readFileSync } from 'node:fs'
+import { sqliteCopyCache, type openSqliteReadOnly } from '../../util/sqlite'
 
 /** How long (ms) an unused copy stays open. */
 export const IDLE_MS = 2000
 
-interface Entry {
-  sig: string
-  handle: ReadOnlySqlite
-  timer?: NodeJS.Timeout
-}
-const cache = new Map<string, Entry>()
-
-/** Size and mtime of the db and its `-wal` (what decides whether a cached copy is stale). */
-function signature(path: string): string {
-  const part = (p: string): string => {
-    try {
-      const s = statSync(p)
-      return `${s.size}:${s.mtimeMs}`
-    } catch {
-      return '-'
-    }
-  }
-  return `${part(path)}|${part(`${path}-wal`)}`
-}
-
-function drop(path: string): void {
-  const e = cache.get(path)
-  if (!e) return
-  cache.delete(path)
-  if (e.timer) clearTimeout(e.timer)
-  e.handle.close()
-}
+const copies = sqliteCopyCache(IDLE_MS)
 
 /** Close every cached copy (their temporary folders are removed). */
 export function closeCrushDbs(): void {
-  for (const path of [...cache.keys()]) drop(path)
+  copies.closeAll()
 }
-process.once('exit', closeCrushDbs)
 
 /**
  * Run `fn` on a read-only copy of `path`. Throws what {@link openSqliteReadOnly} throws (missing
  * file, not a database); errors thrown by `fn` propagate.
  */
 export function withCrushDb<T>(path: string, fn: (db: Database.Database) => T): T {
-  const sig = signature(path)
-  let e = cache.get(path)
-  if (e && e.sig !== sig) {
-    drop(path)
-    e = undefined
-  }
-  if (!e) {
-    e = { sig, handle: openSqliteReadOnly(path) }
-    cache.set(path, e)
-  }
-  if (e.timer) clearTimeout(e.timer)
-  e.timer = setTimeout(() => drop(path), IDLE_MS)
-  e.timer.unref()
-  return fn(e.handle.db)
+  return copies.withDb(path, fn)
 }
 
 /** True when `table` exists. */

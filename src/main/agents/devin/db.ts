@@ -13,8 +13,7 @@
  * {@link IDLE_MS} without use, and on process exit.
  */
 import type Database from 'better-sqlite3'
-import { statSync } from 'node:fs'
-import { openSqliteReadOnly, type ReadOnlySqlite } from '../../util/sqlite'
+import { sqliteCopyCache, type openSqliteReadOnly } from '../../util/sqlite'
 
 /** A `sessions` row (columns absent from an older schema stay undefined). Times: seconds or ms. */
 export interface SessionRow {
@@ -72,59 +71,19 @@ export interface PromptRow {
 /** ms a cached copy stays open without use. */
 export const IDLE_MS = 3000
 
-interface Entry {
-  sig: string
-  handle: ReadOnlySqlite
-  timer?: NodeJS.Timeout
-}
-const cache = new Map<string, Entry>()
-
-/** Size and mtime of the db and its WAL: a changed store gets a fresh copy. */
-function signature(path: string): string {
-  return ['', '-wal'].map((s) => {
-    try {
-      const st = statSync(path + s)
-      return `${st.size}:${st.mtimeMs}`
-    } catch {
-      return '-'
-    }
-  }).join('|')
-}
-
-/** Close and forget one cached copy. */
-function drop(path: string): void {
-  const e = cache.get(path)
-  if (!e) return
-  cache.delete(path)
-  if (e.timer) clearTimeout(e.timer)
-  e.handle.close()
-}
+const copies = sqliteCopyCache(IDLE_MS)
 
 /** Close every cached copy (tests call it to prove temp copies are removed). */
 export function closeDevinDbs(): void {
-  for (const path of [...cache.keys()]) drop(path)
+  copies.closeAll()
 }
-process.once('exit', closeDevinDbs)
 
 /**
  * Run `fn` on a read-only copy of `path`. Throws what {@link openSqliteReadOnly} throws (missing
  * file, not a database); errors thrown by `fn` propagate.
  */
 export function withDevinDb<T>(path: string, fn: (db: Database.Database) => T): T {
-  const sig = signature(path)
-  let e = cache.get(path)
-  if (e && e.sig !== sig) {
-    drop(path)
-    e = undefined
-  }
-  if (!e) {
-    e = { sig, handle: openSqliteReadOnly(path) }
-    cache.set(path, e)
-  }
-  if (e.timer) clearTimeout(e.timer)
-  e.timer = setTimeout(() => drop(path), IDLE_MS)
-  e.timer.unref()
-  return fn(e.handle.db)
+  return copies.withDb(path, fn)
 }
 
 /** Column names of `table` (empty when the table does not exist). */

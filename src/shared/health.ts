@@ -23,7 +23,7 @@ export interface RecordTypeCount {
   /** The agent version that wrote it (Claude Code `version`, Codex `session_meta.payload.cli_version`), when recorded. */
   version?: string
   count: number
-  /** True when the reader models this type (listed in `src/main/health/known-types.ts`). */
+  /** True when the reader models this type (`AgentDefinition.census.known`, `src/main/agents/<agent>/census.ts`). */
   known: boolean
 }
 

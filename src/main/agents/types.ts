@@ -95,6 +95,31 @@ export interface AgentDefinition {
    * sessions (`src/main/timeline/project.ts`). Never throws for bad content.
    */
   timeline?(layout: HomeLayout, ctx: ReadContext, filter: TimelineFilter): Promise<{ rows: TimelineRow[]; diagnostics: Diagnostic[] }>
+  /**
+   * Optional: how the reading-health census (`src/main/health/census.ts`, `sepia doctor`) counts
+   * this agent's records by type. Agents without it have no census.
+   */
+  census?: RecordCensus
+}
+
+/**
+ * The record-type census of one agent, as data on its definition: the types its reader models
+ * and how to key one record. A census key not in `known` is counted as "of a kind Sepia does not
+ * read" and named with its first file and line.
+ */
+export interface RecordCensus {
+  /** Census keys the reader models. */
+  known: ReadonlySet<string>
+  /**
+   * Census key of one JSONL record (one parsed line), or undefined when the line is not a record.
+   * May set `state.version` from the record (the agent version that wrote the following lines).
+   */
+  keyOf(record: Record<string, unknown>, state: { version: string }): string | undefined
+  /**
+   * Optional: census keys of a whole-file JSON session (e.g. Gemini CLI's `.json` chats: one key
+   * per message). Files ending `.jsonl` always go through `keyOf`; other files only through this.
+   */
+  keysOfJson?(json: unknown): string[]
 }
 
 /** Where a streaming read ({@link AgentDefinition.readStream}) hands its nodes. */

@@ -38,7 +38,7 @@ async function agentHealth(agent: AgentDefinition, layout: HomeLayout, ctx: Read
     }
     sessions++
     for (const f of session.source.files) files.add(f)
-    await censusOf(agent.id, session.source.files, census)
+    await censusOf(agent, session.source.files, census)
     const title = session.title
     const errors = session.diagnostics.filter((d) => d.severity === 'error')
     if (errors.length > 0 && partialSessions.length < MAX_LISTED) {
@@ -61,7 +61,7 @@ async function agentHealth(agent: AgentDefinition, layout: HomeLayout, ctx: Read
   let records = 0
   for (const [type, e] of [...census].sort((a, b) => b[1].count - a[1].count)) {
     records += e.count
-    const known = isKnownType(agent.id, type)
+    const known = isKnownType(agent, type)
     for (const [version, count] of e.versions) recordTypes.push({ type, ...(version ? { version } : {}), count, known })
     if (!known) unknownTypes.push({ type, count: e.count, first: { ...e.first, agent: agent.id } })
   }

@@ -6,6 +6,7 @@
  * family Anthropic: its signed thinking is kept).
  */
 import type { AgentDefinition } from '../types'
+import { claudeCodeCensus } from './census'
 import { discoverSessions } from './discover'
 import { linkSessions } from './link'
 import { readSession } from './read'
@@ -22,4 +23,5 @@ export const claudeCode: AgentDefinition = {
   readStream: (ref, ctx, out) => readSessionStream(ref, ctx, out),
   link: linkSessions,
   write: writeClaudeSession,
+  census: claudeCodeCensus,
 }

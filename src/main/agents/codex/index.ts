@@ -7,6 +7,7 @@
  * as checkpoints.
  */
 import type { AgentDefinition } from '../types'
+import { codexCensus } from './census'
 import { discoverSessions } from './discover'
 import { linkSessions } from './link'
 import { readSession } from './read'
@@ -21,4 +22,5 @@ export const codex: AgentDefinition = {
   read: readSession,
   link: linkSessions,
   write: writeCodexSession,
+  census: codexCensus,
 }

@@ -32,7 +32,7 @@ import { TokenCounter, toUsage } from './usage'
 /** Top-level record kinds read for facts only (no node). */
 const FACT_KINDS = new Set(['session_meta', 'world_state', 'state'])
 
-/** Event types this reader knows and keeps as counts only (also the reading-health census, health/known-types.ts). */
+/** Event types this reader knows and keeps as counts only (also the reading-health census, ./census.ts). */
 export const COUNTED_EVENTS: ReadonlySet<string> = new Set([
   'task_started', 'task_complete', 'thread_settings_applied', 'item_started', 'context_compacted', 'exec_command_begin',
   'patch_apply_begin', 'patch_apply_end', 'mcp_tool_call_begin', 'mcp_tool_call_end', 'web_search_begin', 'web_search_end',

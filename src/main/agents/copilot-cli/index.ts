@@ -6,6 +6,7 @@
  * binary from `@github/copilot-<platform>`; that binary was not read.
  */
 import type { AgentDefinition } from '../types'
+import { copilotCliCensus } from './census'
 import { discoverCopilotCli } from './discover'
 import { readCopilotCliSession } from './read'
 
@@ -19,4 +20,5 @@ export const copilotCli: AgentDefinition = {
   capabilities: { canWrite: false, hasCheckpoints: false, hasThinkingSignatures: true },
   discover: discoverCopilotCli,
   read: readCopilotCliSession,
+  census: copilotCliCensus,
 }

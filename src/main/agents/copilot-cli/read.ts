@@ -21,7 +21,7 @@ import { addDiagnostic, addUsage, finishSession, newSession } from '../../ir/bui
 import { toolKind } from '../../ir/toolkind'
 import type { ReadContext, StoreRef } from '../types'
 
-/** Every event type this reader models (the doctor's census list, src/main/health/known-types.ts). */
+/** Every event type this reader models (the doctor's census list, ./census.ts). */
 export const KNOWN_EVENT_TYPES = [
   'session.start', 'session.resume', 'session.model_change', 'session.permissions_changed', 'session.shutdown',
   'system.message', 'system.notification', 'user.message',

@@ -6,6 +6,7 @@
  * `write.ts` writes a new chat that `gemini --resume <id>` continues (Google models replay it).
  */
 import type { AgentDefinition } from '../types'
+import { geminiCensus } from './census'
 import { discoverSessions } from './discover'
 import { linkSessions } from './link'
 import { readSession } from './read'
@@ -20,4 +21,5 @@ export const gemini: AgentDefinition = {
   read: readSession,
   link: linkSessions,
   write: writeGeminiSession,
+  census: geminiCensus,
 }

@@ -5,6 +5,7 @@
  * types.ts) and proven on real stores written offline by pi 0.73.1 (fixtures/real/pi).
  */
 import type { AgentDefinition } from '../types'
+import { piCensus } from './census'
 import { discoverPi } from './discover'
 import { readPiSession } from './read'
 
@@ -18,4 +19,5 @@ export const pi: AgentDefinition = {
   capabilities: { canWrite: false, hasCheckpoints: false, hasThinkingSignatures: true },
   discover: discoverPi,
   read: readPiSession,
+  census: piCensus,
 }

@@ -6,6 +6,7 @@
  * Gemini reader's `Part` and tool handling; read.ts says where the formats differ.
  */
 import type { AgentDefinition } from '../types'
+import { qwenCodeCensus } from './census'
 import { discoverQwenCode } from './discover'
 import { readQwenCodeSession } from './read'
 
@@ -18,4 +19,5 @@ export const qwenCode: AgentDefinition = {
   capabilities: { canWrite: false, hasCheckpoints: false, hasThinkingSignatures: false },
   discover: discoverQwenCode,
   read: readQwenCodeSession,
+  census: qwenCodeCensus,
 }

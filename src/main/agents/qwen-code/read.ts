@@ -41,7 +41,7 @@ const QUIET_SUBTYPES = new Set([
 ])
 
 /**
- * Census keys this reader models (the doctor's list, src/main/health/known-types.ts): the record
+ * Census keys this reader models (the doctor's list, ./census.ts): the record
  * types and, for `system` records, `system/<subtype>` for every subtype of `ChatRecord.subtype`
  * in chatRecordingService.ts @015346f1 (bookkeeping ones are read for facts or skipped on purpose;
  * the rest are shown as markers).

@@ -7,9 +7,11 @@
  *
  * Matching: `messages.tsv @@ tsquery` (GIN index; tokens as SQLite's unicode61 makes them, see
  * `tsquery.ts`). A term in a script written without spaces (Chinese, Japanese, Korean, Thai) also
- * matches as a substring of the text through the `pg_trgm` index (`text ILIKE '%term%'`): FTS5
- * keeps such a run as one token, so there the term matches only a whole run. That is the one
- * place the two catalogs answer differently, on purpose.
+ * matches as a substring of the text through the `pg_trgm` index (`text ILIKE '%term%'`). The
+ * SQLite catalog (schema 8) indexes CJK runs as bigrams (`search/cjk.ts`), so a CJK word of 2+
+ * characters matches inside a run in both catalogs; they still answer differently, on purpose,
+ * for a one-character CJK term (a substring here, only a one-character run there) and for Thai
+ * (a substring here; FTS5 keeps a Thai run as one token, so there only a whole run matches).
  */
 import type pg from 'pg'
 import { SepiaError } from '../../shared/api'

@@ -2,7 +2,9 @@
  * Issue 14 "Done when", over every case of every agent in fixtures/public-real/ (the cases of
  * ../shared/samples/public-real/, see each agent's SOURCES.md):
  * - no raw CLI markup or escape codes in any session's title, Markdown or HTML, tool output and
- *   thinking included (Claude Code's cases also have their own test in claude-code.test.ts);
+ *   thinking included (Claude Code's cases also have their own test in claude-code.test.ts); the
+ *   Cline 3.x cases built from the extension's source (fixtures/cline-3x) are checked the same way,
+ *   with Cline's `<environment_details>` and `HAS_CHANGES` marker;
  * - `sepia usage --by session --json` equals, for every Codex rollout, the session totals
  *   `sepia list --json` shows and the last `token_count` running total of the raw rollout;
  * - `sepia doctor --json` on each home counts every record type an independent reading of the
@@ -15,6 +17,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { aider } from '../../src/main/agents/aider'
+import { cline } from '../../src/main/agents/cline'
 import { claudeCode } from '../../src/main/agents/claude-code'
 import { codex } from '../../src/main/agents/codex'
 import { copilotCli } from '../../src/main/agents/copilot-cli'
@@ -37,6 +40,8 @@ const CASES = Object.keys(AGENTS).flatMap((a) =>
     .sort()
     .map((c) => ({ agent: a, name: c, home: join(BASE, a, c, 'home') })),
 )
+/** The Cline 3.x cases built from the extension's source (fixtures/cline-3x/README.md: no licensed real Cline task exists). */
+const CLINE_3X = ['home', 'codespaces-home'].map((h) => ({ agent: 'cline', name: `cline-3x/${h}`, home: join(findAppRoot(), 'fixtures/cline-3x', h) }))
 const temps: string[] = []
 afterAll(() => temps.forEach((t) => rmSync(t, { recursive: true, force: true })))
 
@@ -64,14 +69,16 @@ async function cli(...argv: string[]): Promise<string> {
 const RAW_MARKUP = [
   '<command-name>', '<command-message>', '<command-args>', '<local-command-stdout>', '<local-command-stderr>', '<local-command-caveat>',
   '<system-reminder>', '<task-notification>', '<environment_context>', '<user_instructions>', '<user_input', '<turn_aborted>', '<subagent_notification>',
+  '<environment_details>', 'HAS_CHANGES',
   '&lt;command-name&gt;', '&lt;local-command-stdout&gt;', '&lt;system-reminder&gt;', '&lt;environment_context&gt;', '&lt;task-notification&gt;',
   '\x1b[',
 ]
 
 describe('public-real: no raw CLI markup or escape codes in titles, Markdown or HTML', () => {
-  for (const c of CASES) {
+  for (const c of [...CASES, ...CLINE_3X]) {
     it(`${c.agent}/${c.name}`, async () => {
-      const { sessions } = await readAgentHome(AGENTS[c.agent]!, c.home)
+      const { sessions } = await readAgentHome(c.agent === 'cline' ? cline : AGENTS[c.agent]!, c.home)
+      expect(sessions.length, 'sessions read').toBeGreaterThan(0)
       for (const s of sessions) {
         const md = sessionToMarkdown(s)
         const html = sessionToHtml(s)

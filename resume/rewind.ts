@@ -39,6 +39,10 @@ import { baseEnv, ensureInstalled, ensureTmux, makeSandbox, sleep, stopSandboxPr
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 const SCENARIO = join(ROOT, 'resume', 'scenarios', 'rewind.json')
 
+/** Markers around the Cline section of REWIND.md (written by `rewind-cline.ts`; kept when this script rewrites the file). */
+export const CLINE_SECTION_BEGIN = '<!-- cline-rewind: written by npm run resume-rewind-cline -->'
+export const CLINE_SECTION_END = '<!-- /cline-rewind -->'
+
 /** The prompts typed, in order; each is a checkpoint (the snapshot before it). */
 export const PROMPTS = [
   '[rw1] Create notes/plan.md and edit README.md.',
@@ -48,7 +52,7 @@ export const PROMPTS = [
 ]
 
 /** One file of a project tree: its bytes' length, mode and a short digest. */
-type Tree = Map<string, { bytes: Buffer; mode: number }>
+export type Tree = Map<string, { bytes: Buffer; mode: number }>
 
 /** One checkpoint's outcome. */
 export interface RewindRow {
@@ -68,7 +72,8 @@ function log(s: string): void {
   process.stdout.write(s + '\n')
 }
 
-function readTree(dir: string): Tree {
+/** Every file of `dir` outside its top-level `.git`: bytes and permission bits, by relative path. */
+export function readTree(dir: string): Tree {
   const out: Tree = new Map()
   const walk = (d: string): void => {
     for (const e of readdirSync(d, { withFileTypes: true })) {
@@ -82,16 +87,18 @@ function readTree(dir: string): Tree {
   return out
 }
 
-function sha8(b: Buffer): string {
+/** First 8 hex digits of the SHA-256 of `b`. */
+export function sha8(b: Buffer): string {
   return spawnSync('sha256sum', { input: b }).stdout.toString().slice(0, 8)
 }
 
-function describeTree(t: Tree): string {
+/** `path=<sha8>` for each file, sorted, space-separated. */
+export function describeTree(t: Tree): string {
   return [...t.keys()].sort().map((k) => `${k}=${sha8(t.get(k)!.bytes)}`).join(' ')
 }
 
 /** Differences between two trees, in words (empty when byte-identical with the same modes). */
-function diffTrees(a: Tree, b: Tree): string[] {
+export function diffTrees(a: Tree, b: Tree): string[] {
   const out: string[] = []
   for (const k of new Set([...a.keys(), ...b.keys()])) {
     const x = a.get(k)
@@ -365,7 +372,9 @@ export function renderReport(rows: RewindRow[], meta: { cli: string; sessionId: 
 }
 
 /** Parse a report written by {@link renderReport}: overall result and one entry per checkpoint row. */
-export function parseRewindReport(md: string): { pass: boolean; rows: { n: number; messageId: string; same: boolean }[] } {
+export function parseRewindReport(report: string): { pass: boolean; rows: { n: number; messageId: string; same: boolean }[] } {
+  const at = report.indexOf(CLINE_SECTION_BEGIN)
+  const md = at < 0 ? report : report.slice(0, at) // the Claude Code part only
   const pass = /^Result: \*\*PASS\*\*/m.test(md)
   const rows: { n: number; messageId: string; same: boolean }[] = []
   for (const l of md.split('\n')) {
@@ -443,7 +452,13 @@ async function main(): Promise<number> {
     }
   }
   const md = renderReport(rows, { cli: `${pkg.pkg}@${pkg.version}`, sessionId, seconds: Math.round((Date.now() - started) / 1000), finalTree, ...(problem ? { problem } : {}) })
-  if (!values['no-write']) writeFileSync(values.out ?? join(ROOT, 'resume', 'REWIND.md'), md)
+  if (!values['no-write']) {
+    const file = values.out ?? join(ROOT, 'resume', 'REWIND.md')
+    // Keep the Cline section `rewind-cline.ts` wrote.
+    const old = existsSync(file) ? readFileSync(file, 'utf8') : ''
+    const at = old.indexOf(CLINE_SECTION_BEGIN)
+    writeFileSync(file, at < 0 ? md : `${md.trimEnd()}\n\n${old.slice(at)}`)
+  }
   log(md)
   return parseRewindReport(md).pass ? 0 : 1
 }

@@ -6,6 +6,7 @@
  * `toolCallId`); injected (`isMeta`) nodes are left out unless asked for; event nodes become markers.
  */
 import type { MessageNode, Session, ToolCall } from '../../shared/ir'
+import { stripAnsi } from '../util/ansi'
 
 /** The "include thinking / tool output" choice of an export (issue "Exports"). */
 export interface ContentChoice {
@@ -82,8 +83,13 @@ export function roleLabel(n: MessageNode): string {
   }
 }
 
-/** Tool output cut to `max` characters, with a note of how much was left out. */
-export function clip(text: string, max: number): string {
+/**
+ * Tool output cut to `max` characters, with a note of how much was left out. Terminal escape
+ * sequences (colours of command output) are removed first: an export shows text, and a raw ESC
+ * byte would show as `[38;2;253;122;140m` (issue 14, "no escape codes in Markdown, HTML").
+ */
+export function clip(raw: string, max: number): string {
+  const text = stripAnsi(raw)
   return text.length > max ? `${text.slice(0, max)}\n… (${text.length - max} more characters)` : text
 }
 

@@ -37,8 +37,11 @@ async function agentHealth(agent: AgentDefinition, layout: HomeLayout, ctx: Read
       continue
     }
     sessions++
-    for (const f of session.source.files) files.add(f)
-    await censusOf(agent, session.source.files, census)
+    // A file is counted once: Claude Code 1.x inline sub-agent threads are sessions of their own
+    // read from their parent's file (fixtures/public-real/claude-code/sword-1090-siblings).
+    const fresh = session.source.files.filter((f) => !files.has(f))
+    for (const f of fresh) files.add(f)
+    await censusOf(agent, fresh, census)
     const title = session.title
     const errors = session.diagnostics.filter((d) => d.severity === 'error')
     if (errors.length > 0 && partialSessions.length < MAX_LISTED) {

@@ -40,6 +40,8 @@ interface RawSession {
   tokensLines: number
   cost: number
   interrupts: number
+  /** The assistant's words: every line that is not a header, a `#### ` prompt or `> ` output. */
+  assistant: string
 }
 
 /** Split the raw file by its header lines and count what each block holds. */
@@ -59,7 +61,7 @@ function rawSessions(md: string): RawSession[] {
     const h = /^# aider chat started at (.*)$/.exec(line)
     if (h) {
       endRun()
-      cur = { stamp: h[1]!, prompts: [], commands: 0, tokensLines: 0, cost: 0, interrupts: 0 }
+      cur = { stamp: h[1]!, prompts: [], commands: 0, tokensLines: 0, cost: 0, interrupts: 0, assistant: '' }
       out.push(cur)
       continue
     }
@@ -71,6 +73,7 @@ function rawSessions(md: string): RawSession[] {
       continue
     }
     endRun()
+    if (!line.startsWith('> ') && line !== '>') cur.assistant += line + '\n'
     if (line.startsWith('> Tokens: ')) cur.tokensLines++
     const c = /Cost: \$([\d.]+) message/.exec(line)
     if (line.startsWith('> ') && c) cur.cost += Number(c[1])
@@ -82,7 +85,7 @@ function rawSessions(md: string): RawSession[] {
 
 describe('aider public-real histories', () => {
   for (const c of CASES) {
-    it(`${c}: one session per "chat started" header; prompts, commands, usage lines and interrupts equal the raw file`, async () => {
+    it(`${c}: one session per "chat started" header; prompts, assistant text, commands, usage lines and interrupts equal the raw file`, async () => {
       const home = join(ROOT, c, 'home')
       const dir = projectOf(home)
       const md = join(dir, '.aider.chat.history.md')
@@ -103,6 +106,9 @@ describe('aider public-real histories', () => {
         expect(s.nodes.filter((n) => n.role === 'user').map((n) => n.content)).toEqual(r.prompts)
         expect(s.nodes.filter((n) => n.event === 'command')).toHaveLength(r.commands)
         expect(s.nodes.filter((n) => n.event === 'interrupted')).toHaveLength(r.interrupts)
+        // The assistant's text, whitespace aside (the reader splits replies into nodes and trims them).
+        const words = (t: string) => t.replace(/\s+/g, ' ').trim()
+        expect(words(s.nodes.filter((n) => n.role === 'assistant').map((n) => n.content).join('\n'))).toBe(words(r.assistant))
         const usage = s.nodes.filter((n) => n.usage)
         expect(usage).toHaveLength(r.tokensLines)
         for (const n of usage) expect(n.role).toBe('assistant')

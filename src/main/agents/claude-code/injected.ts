@@ -14,16 +14,9 @@
  * - `<system-reminder>...</system-reminder>` written by the CLI as a user message
  * - `Operation stopped by hook: ...` (a hook that blocked)
  */
+import { stripAnsi } from '../../util/ansi'
 
-/** ANSI escape sequences (CSI and OSC), which `<local-command-stdout>` often holds. */
-// eslint-disable-next-line no-control-regex
-const ANSI = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]/g
-
-/** Remove ANSI escape sequences (and any stray ESC) from `text`. */
-export function stripAnsi(text: string): string {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(ANSI, '').replace(/\x1b/g, '')
-}
+export { stripAnsi } from '../../util/ansi'
 
 /** What {@link classifyInjected} makes of a user text. */
 export type Injected =

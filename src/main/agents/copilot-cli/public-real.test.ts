@@ -82,6 +82,16 @@ describe('copilot-cli public-real sessions', () => {
     })
   }
 
+  it.each(['agentv-permissions', 'agentv-eval-shutdown'])('%s: output tokens of the assistant messages equal the raw assistant.message outputTokens, de-duplicated by messageId', async (c) => {
+    const { id, events } = rawOf(c)
+    const byMessage = new Map<string, number>()
+    for (const e of events) if (e.type === 'assistant.message' && typeof e.data.outputTokens === 'number') byMessage.set(String(e.data.messageId), e.data.outputTokens as number)
+    const s = (await readHomeOf(copilotCli, join(ROOT, c, 'home'))).byId(id)
+    const nodes = s.nodes.filter((n) => n.role === 'assistant' && n.usage?.outputTokens !== undefined)
+    expect(nodes).toHaveLength(byMessage.size)
+    expect(nodes.reduce((t, n) => t + n.usage!.outputTokens!, 0)).toBe([...byMessage.values()].reduce((a, b) => a + b, 0))
+  })
+
   it('agentv-eval-shutdown: session usage from session.shutdown modelMetrics', async () => {
     const { id, events } = rawOf('agentv-eval-shutdown')
     const u = (events.find((e) => e.type === 'session.shutdown')!.data.modelMetrics['gpt-5.4-mini'] as { usage: Record<string, number> }).usage

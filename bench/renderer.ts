@@ -38,6 +38,8 @@ export interface RendererResult {
   frames: { count: number; p50: number; p95: number; max: number; over50: number }
   /** Idle afterwards with the session open: the page's main thread busy (CDP TaskDuration) and the server's CPU, % of a core. */
   idle: { seconds: number; pageBusyPct: number; servePct: number }
+  /** Each frame of 50 ms or more, with the step it happened in (`jump N`: the scrollTop jump, `wheel N`: the wheel steps after it, `end N`: going to the end). */
+  slowFrames: string[]
   /** Frames while the bench counted elements and read the heap (not part of `frames`). */
   samplingFrames: { count: number; max: number }
   longTasks: { count: number; maxMs: number }
@@ -95,10 +97,11 @@ const PAGE_FRAMES_START = `(() => {
 const PAGE_FRAMES_STOP = `(() => {
   window.__rec = false
   const all = window.__frames.slice(1)
-  return { frames: all.filter((f) => f[1] === 'scroll').map((f) => f[0]), sampling: all.filter((f) => f[1] !== 'scroll').map((f) => f[0]), long: window.__long }
+  const scroll = all.filter((f) => f[1] !== 'sample')
+  return { frames: scroll.map((f) => f[0]), slow: scroll.filter((f) => f[0] >= 50).map((f) => Math.round(f[0]) + ' ms at ' + f[1]), sampling: all.filter((f) => f[1] === 'sample').map((f) => f[0]), long: window.__long }
 })()`
 /** In the page: the next frames are the bench's sampling (counting elements, reading the heap), not scrolling. */
-const PAGE_PHASE = (phase: 'scroll' | 'sample'): string => `window.__phase = '${phase}'`
+const PAGE_PHASE = (phase: string): string => `window.__phase = '${phase}'`
 
 function pct(values: number[], p: number): number {
   const s = [...values].sort((a, b) => a - b)
@@ -175,8 +178,10 @@ export async function runRendererBench(o: RendererOptions): Promise<RendererResu
     const box = await view.boundingBox()
     if (box) await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2)
     for (let step = 1; step <= steps; step++) {
+      await page.evaluate(PAGE_PHASE(`jump ${step}`))
       await page.evaluate(`(() => { const el = document.querySelector('[data-testid="session-view"]'); el.scrollTo(0, el.scrollHeight * ${step / steps} - el.clientHeight) })()`)
       for (let w = 0; w < 5; w++) {
+        if (w === 1) await page.evaluate(PAGE_PHASE(`wheel ${step}`))
         await page.mouse.wheel(0, 400)
         await page.waitForTimeout(30)
       }
@@ -184,12 +189,12 @@ export async function runRendererBench(o: RendererOptions): Promise<RendererResu
       await page.evaluate(PAGE_PHASE('sample'))
       domNodesMax = Math.max(domNodesMax, await domNodes())
       heapUsedMaxMB = Math.max(heapUsedMaxMB, await heapMB())
-      await page.evaluate(PAGE_PHASE('scroll'))
     }
     // The total height is measured as rows render: keep going to the bottom until the view stays there.
     const atEnd = `(() => { const el = document.querySelector('[data-testid="session-view"]'); return el.scrollTop + el.clientHeight >= el.scrollHeight - 2 })()`
     let reachedEnd = false
     for (let i = 0; i < 60 && !reachedEnd; i++) {
+      await page.evaluate(PAGE_PHASE(`end ${i}`))
       await page.evaluate(`(() => { const el = document.querySelector('[data-testid="session-view"]'); el.scrollTo(0, el.scrollHeight) })()`)
       await page.waitForTimeout(100)
       await complete()
@@ -202,7 +207,7 @@ export async function runRendererBench(o: RendererOptions): Promise<RendererResu
       writeFileSync(o.profile, JSON.stringify(profile))
       o.log(`renderer: CPU profile of the scroll in ${o.profile}`)
     }
-    const { frames, sampling, long } = await page.evaluate<{ frames: number[]; sampling: number[]; long: number[] }>(PAGE_FRAMES_STOP)
+    const { frames, slow, sampling, long } = await page.evaluate<{ frames: number[]; slow: string[]; sampling: number[]; long: number[] }>(PAGE_FRAMES_STOP)
     // Idle with the session open (live updates on, the renderer polls getChanges): the page's main
     // thread busy time (CDP TaskDuration) and the server's CPU over `idleSec`.
     const taskSec = async (): Promise<number> => ((await cdp.send('Performance.getMetrics')) as { metrics: { name: string; value: number }[] }).metrics.find((x) => x.name === 'TaskDuration')?.value ?? 0
@@ -224,6 +229,7 @@ export async function runRendererBench(o: RendererOptions): Promise<RendererResu
       heapUsedMaxMB: Math.round(heapUsedMaxMB),
       heapUsedAfterOpenMB: Math.round(heapUsedAfterOpenMB),
       frames: { count: frames.length, p50: Math.round(pct(frames, 50) * 10) / 10, p95: Math.round(pct(frames, 95) * 10) / 10, max: Math.round(Math.max(0, ...frames)), over50: frames.filter((x) => x >= 50).length },
+      slowFrames: slow,
       samplingFrames: { count: sampling.length, max: Math.round(Math.max(0, ...sampling)) },
       longTasks: { count: long.length, maxMs: Math.round(Math.max(0, ...long)) },
       steps,

@@ -23,6 +23,16 @@
  *    `sepia usage --by day --json --agent claude-code`; token totals compared (`--skip-ccusage`);
  * 9. with `--huge-gb N`: one N GB Claude Code session (bench/huge.ts): cold `sepia list --json` and
  *    cold `sepia usage --json`, each with a fresh data folder: time and peak RSS;
+ * 10. the renderer (bench/renderer.ts): one ~200 MB Claude Code session (`--renderer-mb N`) served by
+ *    the built `sepia serve`, opened and scrolled top to bottom in Debian's Chromium (playwright-core):
+ *    first paint, DOM nodes, JS heap, scroll frames, then idle CPU of the page and the server
+ *    (`--skip-renderer`; skipped without Chromium at $CHROMIUM_PATH or /usr/bin/chromium);
+ *
+ * `--only renderer` runs step 10 alone (with `--cpu-prof`, a profile of the page while scrolling,
+ * `<dir>/renderer-scroll.cpuprofile`); `--only idle` runs the idle measurement alone on a fresh
+ * `sepia serve` over the kept catalog (bench/idle.ts; `--idle-sec N`, `--cpu-prof` profiles the
+ * server — the profiler's sampling thread itself costs ~4% of a core, so read the CPU figure from a
+ * run without it).
  *
  * Every child's peak RSS comes from `/usr/bin/time -f %M` when it exists. The load average
  * (`/proc/loadavg`) is read at the start and the end, with the other processes using the CPU

@@ -2,7 +2,7 @@
  * Issues 15 and 17, in a real browser: a long Claude Code session (generated here into a temp
  * HOME: TURNS turns of prompt, tool call, tool result, answer) opens with its first rows, the
  * transcript is a virtual list (the page's element count stays bounded from the top to the end),
- * Ctrl-F finds a word that sits in a folded tool result deep in the session (the card opens and
+ * an open session whose rows are loaded runs no interval timers, Ctrl-F finds a word that sits in a folded tool result deep in the session (the card opens and
  * the word is highlighted), and Ctrl-G opens a session by its id.
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -64,6 +64,22 @@ describe.skipIf(skip !== undefined)('virtual transcript, find in session, open b
     server = await startApp([home], { ownHome: home, appDataDir: dataDir })
     browser = await launchChromium()
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce' })
+    // Count the page's running interval timers (an idle open session must run none: issue 15).
+    await context.addInitScript(() => {
+      const w = window as unknown as { __intervals: Set<unknown> }
+      w.__intervals = new Set()
+      const set = window.setInterval.bind(window)
+      const clear = window.clearInterval.bind(window)
+      window.setInterval = ((fn: TimerHandler, ms?: number, ...rest: unknown[]) => {
+        const id = set(fn, ms, ...rest)
+        w.__intervals.add(id)
+        return id
+      }) as typeof window.setInterval
+      window.clearInterval = ((id?: number) => {
+        w.__intervals.delete(id)
+        clear(id)
+      }) as typeof window.clearInterval
+    })
     page = await context.newPage()
     await page.goto(server.url)
     await page.getByTestId('library').waitFor()
@@ -93,6 +109,11 @@ describe.skipIf(skip !== undefined)('virtual transcript, find in session, open b
     await waitFor(() => page.getByTestId('session-view').getAttribute('data-complete')).toBe('true')
     await waitFor(() => transcript().getByText('Turn 0: please look at file0.ts').count()).toBe(1)
     expect(await elements()).toBeLessThan(MAX_ELEMENTS)
+  }, 120_000)
+
+  it('an open session whose rows are all loaded runs no interval timers (nothing polls while idle)', async () => {
+    await waitFor(() => page.getByTestId('session-view').getAttribute('data-complete')).toBe('true')
+    await waitFor(() => page.evaluate(() => (window as unknown as { __intervals: Set<unknown> }).__intervals.size)).toBe(0)
   }, 120_000)
 
   it('scrolling to the end keeps the element count bounded', async () => {

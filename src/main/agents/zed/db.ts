@@ -66,18 +66,19 @@ export function threadRow(db: Database.Database, id: string): ZedThreadRow | und
  * The JSON text of a row's `data` (`deserialize_thread`): `zstd` is decompressed with fzstd,
  * `json` is taken as UTF-8. Throws for another `data_type` or data that does not decompress.
  */
-export function threadJson(dataType: string, data: Buffer | Uint8Array | string): string {
+export function threadJson(dataType: unknown, data: unknown): string {
+  if (typeof data !== 'string' && !(data instanceof Uint8Array)) throw new Error(`data is ${data === null ? 'NULL' : typeof data}, not a blob`)
   const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data
   if (dataType === 'zstd') return Buffer.from(decompress(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength))).toString('utf8')
   if (dataType === 'json') return Buffer.from(bytes).toString('utf8')
-  throw new Error(`unknown data_type "${dataType}" (Zed writes json or zstd)`)
+  throw new Error(`unknown data_type ${JSON.stringify(typeof dataType === 'string' ? dataType : String(dataType))} (Zed writes json or zstd)`)
 }
 
 /** The folder paths of a row in their original order (`PathList::deserialize`). */
-export function folderPaths(paths: string | null | undefined, order: string | null | undefined): string[] {
-  if (!paths) return []
+export function folderPaths(paths: unknown, order: unknown): string[] {
+  if (typeof paths !== 'string' || !paths) return []
   const list = paths.split('\n').filter((p) => p !== '')
-  const idx = (order ?? '').split(',').map((s) => Number(s.trim()))
+  const idx = (typeof order === 'string' ? order : '').split(',').map((s) => Number(s.trim()))
   if (idx.length !== list.length || idx.some((i) => !Number.isInteger(i) || i < 0 || i >= list.length)) return list
   const out: string[] = new Array<string>(list.length)
   // order[i] is the original position of the i-th sorted path.

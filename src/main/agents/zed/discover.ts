@@ -48,12 +48,16 @@ export async function discoverZed(layout: HomeLayout, _ctx: ReadContext): Promis
   }
   try {
     for (const r of withZedDb(db, threadList)) {
-      if (typeof r.id !== 'string' || r.id === '') continue
+      if (typeof r.id !== 'string' || r.id === '') {
+        // Zed reads `id` as text (`Arc<str>`); a row without one cannot be opened by Zed either.
+        diagnostics.push({ severity: 'warning', path: db, line: r.rowid, message: `threads row ${r.rowid} has no text id (${r.id === null ? 'NULL' : typeof r.id === 'object' ? 'a blob' : typeof r.id}); not listed`, agent: 'zed' })
+        continue
+      }
       const folders = folderPaths(r.folder_paths, r.folder_paths_order)
       refs.push({
         agent: 'zed', sessionId: r.id, format: FORMAT_ZED_THREADS_DB, files, size, mtimeMs, home: layout.home,
-        ...(r.parent_id ? { parentSessionId: r.parent_id } : {}),
-        hints: { title: r.summary, ...(folders.length ? { folders } : {}) },
+        ...(typeof r.parent_id === 'string' && r.parent_id ? { parentSessionId: r.parent_id } : {}),
+        hints: { ...(typeof r.summary === 'string' ? { title: r.summary } : {}), ...(folders.length ? { folders } : {}) },
       })
     }
   } catch (e) {

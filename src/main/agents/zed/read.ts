@@ -304,8 +304,8 @@ export async function readZedThread(ref: StoreRef, _ctx: ReadContext): Promise<S
   }
   if (!row) throw new SepiaError({ code: 'READ_FAILED', message: `${path} holds no thread ${ref.sessionId}`, path })
   const session = newSession('zed', ref.sessionId, ref.format, ref.files, ref.home)
-  if (row.summary) session.title = row.summary
-  if (row.parent_id) session.parentSessionId = row.parent_id
+  if (typeof row.summary === 'string' && row.summary) session.title = row.summary
+  if (typeof row.parent_id === 'string' && row.parent_id) session.parentSessionId = row.parent_id
   const folders = folderPaths(row.folder_paths, row.folder_paths_order)
   if (folders[0]) session.workingDirectory = folders[0]
   if (folders.length > 1) session.metadata.folders = folders
@@ -314,7 +314,7 @@ export async function readZedThread(ref: StoreRef, _ctx: ReadContext): Promise<S
   // A row from before the created_at column has none; Zed fills it with updated_at when it adds the column.
   if (created !== undefined || updated !== undefined) session.createdAt = created ?? updated
   if (updated !== undefined) session.lastActivityAt = updated
-  session.metadata.dataType = row.data_type
+  if (typeof row.data_type === 'string') session.metadata.dataType = row.data_type
 
   let thread: Json
   try {
@@ -322,7 +322,7 @@ export async function readZedThread(ref: StoreRef, _ctx: ReadContext): Promise<S
     if (!obj(v)) throw new Error('not a JSON object')
     thread = v as Json
   } catch (e) {
-    addDiagnostic(session, { severity: 'error', path, line: row.rowid, message: `thread ${row.id} (rowid ${row.rowid}, data_type ${row.data_type}): ${(e as Error).message}; its messages are not shown` })
+    addDiagnostic(session, { severity: 'error', path, line: row.rowid, message: `thread ${row.id} (rowid ${row.rowid}, data_type ${String(row.data_type)}): ${(e as Error).message}; its messages are not shown` })
     return finishSession(session)
   }
   const version = str(thread.version)

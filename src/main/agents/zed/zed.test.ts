@@ -127,6 +127,19 @@ describe('zed: built home', () => {
     expect(read.byId('thread-child').nodes.length).toBeGreaterThan(0)
   })
 
+  it('a row whose id is not text (a blob, NULL) is a warning naming the database and row, not a silent drop', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'zed-id-'))
+    cpSync(HOME, home, { recursive: true })
+    const path = join(home, DB_REL)
+    const db = new Database(path)
+    const rowid = (db.prepare("SELECT rowid AS r FROM threads WHERE id = 'thread-v010'").get() as { r: number }).r
+    db.prepare("UPDATE threads SET id = ?, summary = ? WHERE id = 'thread-v010'").run(Buffer.from('thread-v010\0'), Buffer.from([0]))
+    db.close()
+    const read = await readHomeOf(zed, home)
+    expect(read.sessions).toHaveLength(rawRows().length - 1)
+    expect(read.diagnostics.map((d) => [d.severity, d.path, d.line])).toEqual([['warning', path, rowid]])
+  })
+
   it('not a database: one warning naming the file, no sessions', async () => {
     const home = mkdtempSync(join(tmpdir(), 'zed-notdb-'))
     cpSync(HOME, home, { recursive: true })

@@ -14,10 +14,10 @@
  * (desktop `~/.config/Kiro`, `~/Library/Application Support/Kiro`, `%APPDATA%\Kiro`, and the
  * `.kiro-server` remote folder).
  */
-import { readdir, readFile } from 'node:fs/promises'
+import { readdir } from 'node:fs/promises'
 import type { Diagnostic } from '../../../shared/ir'
 import { type HomeLayout, pathApiFor } from '../../platform'
-import { statSessionFile } from '../../util/regular-file'
+import { readRegularFile, statSessionFile } from '../../util/regular-file'
 import type { DiscoverResult, ReadContext, StoreRef } from '../types'
 
 /** Store generation of `workspace-sessions/<key>/<id>.json`. */
@@ -58,7 +58,7 @@ export async function discoverKiro(layout: HomeLayout, _ctx: ReadContext): Promi
       const indexPath = p.join(dir, 'sessions.json')
       if (names.includes('sessions.json')) {
         try {
-          const list: unknown = JSON.parse(await readFile(indexPath, 'utf8'))
+          const list: unknown = JSON.parse(await readRegularFile(indexPath))
           if (!Array.isArray(list)) throw new Error('not a list')
           for (const e of list) {
             const entry = typeof e === 'object' && e !== null ? (e as Record<string, unknown>) : undefined

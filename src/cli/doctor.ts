@@ -12,6 +12,7 @@
 import type { AgentHealth, HealthReport } from '../shared/health'
 import type { SepiaService } from '../main/api'
 import { safeText } from './terminal'
+import { unreadStoreLine } from '../main/health/unread'
 
 /** Usage lines of the command. */
 export const DOCTOR_USAGE = `  sepia doctor [--home DIR] [--json]           what Sepia could read of your history, and what not
@@ -59,7 +60,7 @@ export function formatHealth(r: HealthReport): string {
     if (h.agents.length === 0 && h.unreadStores.length === 0) lines.push('  No agent history found here.')
     for (const a of h.agents) lines.push(...agentLines(a))
     for (const u of h.unreadStores) {
-      lines.push(`  ${u.agentName}: found ${u.count} ${u.count === 1 ? 'store' : 'stores'}; Sepia cannot read ${u.agentName} history yet.`)
+      lines.push(`  ${unreadStoreLine(u)}`)
       for (const p of u.paths) lines.push(`    ${p}`)
     }
   }

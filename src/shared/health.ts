@@ -88,6 +88,14 @@ export interface UnreadStore {
   paths: string[]
   /** How many were found in all. */
   count: number
+  /**
+   * Why Sepia does not read them: `not-yet` (no reader; the default when absent) or `encrypted`
+   * (the agent encrypts its local chats, so Sepia can list them but not read them).
+   */
+  reason?: 'not-yet' | 'encrypted'
+  /** Oldest and newest modification time of the files found, ms since epoch (encrypted stores). */
+  oldestMs?: number
+  newestMs?: number
 }
 
 /** Health of one home folder. */

@@ -44,6 +44,8 @@ export const AGENT_IDS = [
   'crush',
   'vscode-copilot-chat',
   'continue',
+  'zed',
+  'kiro',
 ] as const
 
 /** One of {@link AGENT_IDS}. */

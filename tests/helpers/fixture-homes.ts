@@ -59,6 +59,8 @@ export const FIXTURE_HOMES: Partial<Record<AgentId, () => string[]>> = {
   openhands: () => [join(REPO_ROOT, 'fixtures/built/openhands/home')],
   'vscode-copilot-chat': () => ['json', 'jsonl'].map((c) => join(REPO_ROOT, 'fixtures/built/vscode-copilot-chat', c, 'home')),
   continue: () => [join(REPO_ROOT, 'fixtures/built/continue/home')],
+  zed: () => [join(REPO_ROOT, 'fixtures/built/zed/home')],
+  kiro: () => [join(REPO_ROOT, 'fixtures/built/kiro/home')],
 }
 
 /** Every fixture home of every agent, each once (real homes are shared between agents). */

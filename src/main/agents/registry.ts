@@ -18,15 +18,17 @@ import { devin } from './devin'
 import { gemini } from './gemini'
 import { goose } from './goose'
 import { kiloCode } from './kilo-code'
+import { kiro } from './kiro'
 import { opencode } from './opencode'
 import { openhands } from './openhands'
 import { pi } from './pi'
 import { qwenCode } from './qwen-code'
 import { vscodeCopilotChat } from './vscode-copilot-chat'
+import { zed } from './zed'
 import type { AgentDefinition } from './types'
 
 /** Every agent Sepia reads, in display order. */
-export const AGENTS: readonly AgentDefinition[] = [claudeCode, cline, rooCode, kiloCode, pearai, cursor, cursorAgent, codex, gemini, opencode, devin, copilotCli, goose, qwenCode, pi, openhands, aider, crush, vscodeCopilotChat, continueAgent]
+export const AGENTS: readonly AgentDefinition[] = [claudeCode, cline, rooCode, kiloCode, pearai, cursor, cursorAgent, codex, gemini, opencode, devin, copilotCli, goose, qwenCode, pi, openhands, aider, crush, vscodeCopilotChat, continueAgent, zed, kiro]
 
 /** The definition of one agent. Throws SepiaError `UNKNOWN_AGENT` for an id with no reader. */
 export function agentById(id: AgentId | string): AgentDefinition {

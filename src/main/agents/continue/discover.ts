@@ -9,10 +9,10 @@
  * (Continue's own list would hide it); an index entry with no file is an info note. The index
  * entry is passed to the reader as a hint.
  */
-import { readdir, readFile } from 'node:fs/promises'
+import { readdir } from 'node:fs/promises'
 import type { Diagnostic } from '../../../shared/ir'
 import { type HomeLayout, pathApiFor } from '../../platform'
-import { statSessionFile } from '../../util/regular-file'
+import { readRegularFile, statSessionFile } from '../../util/regular-file'
 import type { DiscoverResult, ReadContext, StoreRef } from '../types'
 
 /** Store generation of `sessions/<id>.json`. */
@@ -44,7 +44,7 @@ export async function discoverContinue(layout: HomeLayout, _ctx: ReadContext): P
   const index = new Map<string, Record<string, unknown>>()
   if (names.includes('sessions.json')) {
     try {
-      const list: unknown = JSON.parse(await readFile(indexPath, 'utf8'))
+      const list: unknown = JSON.parse(await readRegularFile(indexPath))
       if (!Array.isArray(list)) throw new Error('not a list')
       for (const e of list) {
         const entry = typeof e === 'object' && e !== null ? (e as Record<string, unknown>) : undefined

@@ -77,7 +77,15 @@ function argsOf(fn: Json | undefined, state: Json | undefined): unknown {
 }
 
 /** Read the session `ref` names. Rejects with `READ_FAILED` only when the file cannot be opened. */
-export async function readContinueSession(ref: StoreRef, _ctx: ReadContext): Promise<Session> {
+export async function readContinueSession(ref: StoreRef, ctx: ReadContext): Promise<Session> {
+  return readContinueShapedSession(ref, ctx)
+}
+
+/**
+ * {@link readContinueSession} for a store in Continue's session shape written by another agent
+ * (Kiro's `workspace-sessions`, src/main/agents/kiro): the session is tagged with `ref.agent`.
+ */
+export async function readContinueShapedSession(ref: StoreRef, _ctx: ReadContext): Promise<Session> {
   const path = ref.files[0]
   if (path === undefined) throw new SepiaError({ code: 'READ_FAILED', message: 'store ref lists no session file' })
   let text: string
@@ -86,7 +94,7 @@ export async function readContinueSession(ref: StoreRef, _ctx: ReadContext): Pro
   } catch (e) {
     throw new SepiaError({ code: 'READ_FAILED', message: `cannot read ${path}: ${(e as Error).message}`, path })
   }
-  const session = newSession('continue', ref.sessionId, ref.format, ref.files, ref.home)
+  const session = newSession(ref.agent, ref.sessionId, ref.format, ref.files, ref.home)
   const index = obj(ref.hints?.index)
   const created = num(index?.dateCreated) ?? (str(index?.dateCreated) && /^\d+$/.test(str(index?.dateCreated)!) ? Number(index!.dateCreated) : str(index?.dateCreated) ? Date.parse(str(index!.dateCreated)!) : undefined)
   if (created !== undefined && !Number.isNaN(created)) session.createdAt = created

@@ -12,10 +12,10 @@
  * `workspaceStorage` is the sibling of its `globalStorage`. When a session has both a `.json` and a
  * `.jsonl` file (VS Code migrating), the `.jsonl` is listed and the `.json` noted (info).
  */
-import { readdir, readFile } from 'node:fs/promises'
+import { readdir } from 'node:fs/promises'
 import type { Diagnostic } from '../../../shared/ir'
 import { type HomeLayout, pathApiFor } from '../../platform'
-import { statRegular, statSessionFile } from '../../util/regular-file'
+import { readRegularFile, statRegular, statSessionFile } from '../../util/regular-file'
 import type { DiscoverResult, ReadContext, StoreRef } from '../types'
 
 /** Store generation of `chatSessions/<id>.json` (one whole `ISerializableChatData`). */
@@ -108,7 +108,7 @@ export async function discoverVscodeCopilotChat(layout: HomeLayout, _ctx: ReadCo
       let named: { folder?: string; workspaceFile?: string } = {}
       let hasWsJson = false
       try {
-        const text = await readFile(wsJson, 'utf8')
+        const text = await readRegularFile(wsJson)
         hasWsJson = true
         try {
           named = workspaceOf(JSON.parse(text))

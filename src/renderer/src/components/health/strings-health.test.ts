@@ -32,3 +32,18 @@ describe('interrupted writes in the Health view', () => {
     expect(line).not.toMatch(/stopped|restore|files/)
   })
 })
+
+describe('encrypted chat stores in the Health view (issue 18)', () => {
+  it('says the agent keeps its chats encrypted and how many files changed when, in every language', () => {
+    expect(healthStrings.encrypted('Windsurf')).toBe('Windsurf keeps its chats encrypted; Sepia can list them but not read them.')
+    expect(healthStrings.encryptedFound('Windsurf', 3, at - 86_400_000, at)).toMatch(/^Found 3 Windsurf chat files, changed between .*2026.* and .*2026.*\.$/)
+    expect(healthStrings.encryptedFound('Trae', 1, at, at)).toMatch(/^Found 1 Trae chat file, last changed .*2026.*\.$/)
+    for (const loc of ['ja', 'de', 'fr', 'es', 'zh-CN', 'ko'] as const) {
+      applyLocale(loc)
+      const line = `${healthStrings.encrypted('Windsurf')} ${healthStrings.encryptedFound('Windsurf', 3, at, at)}`
+      expect(line).toContain('Windsurf')
+      expect(line).toContain('3')
+      expect(line).not.toMatch(/health\.|\{|\}|encrypted|Sepia can list/)
+    }
+  })
+})

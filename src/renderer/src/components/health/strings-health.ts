@@ -33,6 +33,11 @@ export const healthStrings = withValues(L.health, {
   unknownType: (n: number, type: string) => trn('health.unknownType', n, { type }),
   unanswered: (n: number, names: string) => trn('health.unanswered', n, { names }),
   unread: (name: string, n: number) => trn('health.unread', n, { name }),
+  /** "Windsurf keeps its chats encrypted; Sepia can list them but not read them." (issue 18). */
+  encrypted: (name: string) => tr('health.encrypted', { name }),
+  /** How many encrypted chat files were found and when they changed (ms since epoch). */
+  encryptedFound: (name: string, n: number, oldestMs: number | undefined, newestMs: number | undefined) =>
+    trn('health.encryptedFound', n, { name, oldest: formatDateTime(oldestMs), newest: formatDateTime(newestMs) }),
   /** One write job a killed Sepia left unfinished and the next start recovered, in the language in effect (not `InterruptedWrite.message`, which main writes in English). */
   interrupted: (w: Pick<InterruptedWrite, 'kind' | 'outcome' | 'startedAt'>) =>
     tr('health.interrupted', {
@@ -68,8 +73,10 @@ export const healthStrings = withValues(L.health, {
     if (t.skippedFiles > 0) parts.push(healthStrings.summarySkippedFiles(t.skippedFiles))
     if (t.partialSessions > 0) parts.push(healthStrings.summaryPartial(t.partialSessions))
     if (t.toolCallsWithoutResult > 0) parts.push(healthStrings.summaryUnanswered(t.toolCallsWithoutResult))
-    const unread = [...new Set(r.homes.flatMap((h) => h.unreadStores.map((u) => u.agentName)))]
+    const stores = r.homes.flatMap((h) => h.unreadStores)
+    const unread = [...new Set(stores.filter((u) => u.reason !== 'encrypted').map((u) => u.agentName))]
+    const encrypted = [...new Set(stores.filter((u) => u.reason === 'encrypted').map((u) => u.agentName))]
     const s = healthStrings.summarySentence(parts)
-    return unread.length ? healthStrings.summaryUnread(s, unread) : s
+    return [unread.length ? healthStrings.summaryUnread(s, unread) : s, ...encrypted.map((name) => healthStrings.encrypted(name))].join(' ')
   },
 })

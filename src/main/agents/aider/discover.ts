@@ -61,6 +61,9 @@ export async function discoverAider(layout: HomeLayout, ctx: ReadContext): Promi
       const history = await loadChatHistory(md, s.size, s.mtimeMs, key)
       // Aider creates the file by appending a header, so an empty one lost its content.
       if (history.blocks.length === 0) diagnostics.push({ severity: 'warning', path: md, line: 1, message: 'the Aider chat history is empty (no "aider chat started at" session)', agent: 'aider' })
+      for (const line of history.damagedHeaders.slice(0, 20)) {
+        diagnostics.push({ severity: 'warning', path: md, line, message: 'this line looks like a damaged "# aider chat started at" header: the session it began is shown as part of the one before', agent: 'aider' })
+      }
       for (const b of history.blocks) {
         refs.push({ agent: 'aider', sessionId: b.id, format: FORMAT_CHAT_HISTORY, files, size, mtimeMs, home: layout.home, hints: { projectDir: hit.dir, projectKey: key, startLine: b.startLine, ...(hit.known ? { knownProject: true } : {}) } })
       }

@@ -34,6 +34,23 @@ export interface ChatHistory {
   blocks: ChatBlock[]
   /** The file does not end with a newline (Aider always ends what it appends with one). */
   endsMidLine: boolean
+  /**
+   * 1-based lines that look like a damaged `# aider chat started at` header (one or two
+   * characters off, or the header run into the line before it): not a session start, so the
+   * session they began is read as part of the one before; discovery names each one.
+   */
+  damagedHeaders: number[]
+}
+
+const HEADER_PREFIX = '# aider chat started at '
+
+/** True when `line` is not a header but looks like one a changed byte or lost newline broke. */
+function looksLikeDamagedHeader(line: string): boolean {
+  if (line.includes('aider chat started at')) return true
+  if (line.length < HEADER_PREFIX.length) return false
+  let off = 0
+  for (let i = 0; i < HEADER_PREFIX.length && off <= 2; i++) if (line[i] !== HEADER_PREFIX[i]) off++
+  return off <= 2
 }
 
 /** One `.aider.input.history` entry. */
@@ -93,9 +110,11 @@ export function splitChatHistory(text: string, key: string): ChatHistory {
   const lines = text.split('\n').map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l))
   if (!endsMidLine && lines.length > 0 && lines[lines.length - 1] === '') lines.pop()
   const starts: { line: number; stamp: string | undefined | null }[] = []
+  const damagedHeaders: number[] = []
   lines.forEach((l, i) => {
     const m = HEADER_RE.exec(l)
     if (m) starts.push({ line: i + 1, stamp: STAMP_RE.test(m[1]!) ? m[1]! : undefined })
+    else if (looksLikeDamagedHeader(l)) damagedHeaders.push(i + 1)
   })
   const firstHeader = starts[0]?.line ?? lines.length + 1
   if (lines.slice(0, firstHeader - 1).some((l) => l.trim() !== '')) starts.unshift({ line: 1, stamp: null })
@@ -106,7 +125,7 @@ export function splitChatHistory(text: string, key: string): ChatHistory {
     endLine: starts[i + 1]?.line ?? lines.length + 1,
     ...(typeof s.stamp === 'string' ? { stamp: s.stamp } : {}),
   }))
-  return { lines, blocks, endsMidLine }
+  return { lines, blocks, endsMidLine, damagedHeaders }
 }
 
 /** Parse `.aider.input.history` text (prompt_toolkit FileHistory). Lines of no entry are skipped. */

@@ -165,4 +165,21 @@ describe('aider public-real histories', () => {
     expect(diags).toContainEqual(expect.objectContaining({ path: md, line: cutLine, message: expect.stringContaining('mid-line') }))
     expect(diags).toContainEqual(expect.objectContaining({ path: md, line: header + 1, message: expect.stringContaining('no readable date') }))
   })
+  it('a header a changed byte or a lost newline broke is named by discovery (its session is read as part of the one before)', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'sepia-aider-flip-'))
+    cpSync(join(ROOT, 'afi-core-gpt4o', 'home'), home, { recursive: true })
+    const md = join(projectOf(home), '.aider.chat.history.md')
+    const lines = readFileSync(md, 'utf8').split('\n')
+    const headers = lines.flatMap((l, i) => (l.startsWith('# aider chat started at') ? [i] : []))
+    expect(headers.length).toBeGreaterThan(3)
+    const [a, b] = [headers[1]!, headers[3]!]
+    lines[a] = lines[a]!.replace('aider', 'aidar') // one flipped bit
+    lines[b - 1] = `${lines[b - 1]!}\v${lines[b]!}` // the newline before the header became another byte
+    lines.splice(b, 1)
+    writeFileSync(md, lines.join('\n'))
+    const found = await aider.discover({ home } as never, {} as never)
+    expect(found.refs).toHaveLength(headers.length - 2)
+    const named = found.diagnostics.filter((d) => d.path === md && d.message.includes('damaged'))
+    expect(named.map((d) => d.line)).toEqual([a + 1, b])
+  })
 })

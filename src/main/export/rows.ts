@@ -6,7 +6,7 @@
  * `toolCallId`); injected (`isMeta`) nodes are left out unless asked for; event nodes become markers.
  */
 import type { MessageNode, Session, ToolCall } from '../../shared/ir'
-import { stripAnsi } from '../util/ansi'
+import { stripAnsi } from '../../shared/ansi'
 
 /** The "include thinking / tool output" choice of an export (issue "Exports"). */
 export interface ContentChoice {

@@ -14,9 +14,9 @@
  * - `<system-reminder>...</system-reminder>` written by the CLI as a user message
  * - `Operation stopped by hook: ...` (a hook that blocked)
  */
-import { stripAnsi } from '../../util/ansi'
+import { stripAnsi } from '../../../shared/ansi'
 
-export { stripAnsi } from '../../util/ansi'
+export { stripAnsi } from '../../../shared/ansi'
 
 /** What {@link classifyInjected} makes of a user text. */
 export type Injected =

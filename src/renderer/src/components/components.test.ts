@@ -13,6 +13,8 @@ import type { MessageNode } from '../../../shared/ir'
 import LibraryPane from './LibraryPane.vue'
 import MessageItem from './MessageItem.vue'
 import SessionView from './SessionView.vue'
+import ToolCallCard from './ToolCallCard.vue'
+import ToolResult from './ToolResult.vue'
 
 async function render(component: Component, setup: () => void): Promise<string> {
   const pinia = createPinia()
@@ -142,5 +144,19 @@ describe('MessageItem', () => {
     // Without partOrder: text first, then the calls (the usual order).
     const plain = await render({ render: () => h(MessageItem, { node: { ...node, partOrder: undefined }, continued: false, results: new Map(), agent: 'claude-code' }) }, () => undefined)
     expect(plain.indexOf('Then I answer.')).toBeLessThan(plain.indexOf('data-testid="tool-call"'))
+  })
+})
+
+describe('ToolResult', () => {
+  it("shows command output without the terminal's escape codes (public-real Claude Code omp-images: colours in a Bash result)", async () => {
+    const result = { nodeId: 'r1', role: 'tool', toolCallId: 'c1', content: '\x1b[1m\x1b[32mPASS\x1b[39m\x1b[22m src/a.test.ts\n\x1b]8;;https://x\x07link\x1b]8;;\x07' } as MessageNode
+    const html = await render({ render: () => h(ToolResult, { node: result }) }, () => undefined)
+    expect(html).toContain('PASS')
+    expect(html).toContain('src/a.test.ts')
+    expect(html).not.toContain('\x1b')
+    expect(html).not.toContain('[32m')
+    const card = await render({ render: () => h(ToolCallCard, { call: { id: 'c1', name: 'Bash', arguments: { command: 'npm test' }, kind: 'execute' }, result, agent: 'claude-code' }) }, () => undefined)
+    expect(card).toContain('PASS')
+    expect(card).not.toContain('\x1b')
   })
 })

@@ -59,6 +59,7 @@ const HOMES: Partial<Record<AgentId, () => string[]>> = {
   crush: () => ['dbos-api-error', 'exabgp-wal-only'].map((c) => join(REPO_ROOT, 'fixtures/public-real/crush', c, 'home')),
   'vscode-copilot-chat': () => ['json', 'jsonl'].map((c) => join(REPO_ROOT, 'fixtures/built/vscode-copilot-chat', c, 'home')),
   continue: () => [join(REPO_ROOT, 'fixtures/built/continue/home')],
+  droid: () => [real('droid')],
 }
 
 /** Cut the last non-empty line of a text file in half (a write interrupted mid-line). */

@@ -44,6 +44,7 @@ export const AGENT_IDS = [
   'crush',
   'vscode-copilot-chat',
   'continue',
+  'droid',
 ] as const
 
 /** One of {@link AGENT_IDS}. */

@@ -59,6 +59,7 @@ export const FIXTURE_HOMES: Partial<Record<AgentId, () => string[]>> = {
   openhands: () => [join(REPO_ROOT, 'fixtures/built/openhands/home')],
   'vscode-copilot-chat': () => ['json', 'jsonl'].map((c) => join(REPO_ROOT, 'fixtures/built/vscode-copilot-chat', c, 'home')),
   continue: () => [join(REPO_ROOT, 'fixtures/built/continue/home')],
+  droid: () => [realHome('droid')],
 }
 
 /** Every fixture home of every agent, each once (real homes are shared between agents). */

@@ -15,6 +15,7 @@ import { crush } from './crush'
 import { cursor } from './cursor'
 import { cursorAgent } from './cursor-agent'
 import { devin } from './devin'
+import { droid } from './droid'
 import { gemini } from './gemini'
 import { goose } from './goose'
 import { kiloCode } from './kilo-code'
@@ -26,7 +27,7 @@ import { vscodeCopilotChat } from './vscode-copilot-chat'
 import type { AgentDefinition } from './types'
 
 /** Every agent Sepia reads, in display order. */
-export const AGENTS: readonly AgentDefinition[] = [claudeCode, cline, rooCode, kiloCode, pearai, cursor, cursorAgent, codex, gemini, opencode, devin, copilotCli, goose, qwenCode, pi, openhands, aider, crush, vscodeCopilotChat, continueAgent]
+export const AGENTS: readonly AgentDefinition[] = [claudeCode, cline, rooCode, kiloCode, pearai, cursor, cursorAgent, codex, gemini, opencode, devin, copilotCli, goose, qwenCode, pi, openhands, aider, crush, vscodeCopilotChat, continueAgent, droid]
 
 /** The definition of one agent. Throws SepiaError `UNKNOWN_AGENT` for an id with no reader. */
 export function agentById(id: AgentId | string): AgentDefinition {

@@ -60,6 +60,7 @@ const HOMES: Partial<Record<AgentId, () => string[]>> = {
   'vscode-copilot-chat': () => ['json', 'jsonl'].map((c) => join(REPO_ROOT, 'fixtures/built/vscode-copilot-chat', c, 'home')),
   continue: () => [join(REPO_ROOT, 'fixtures/built/continue/home')],
   droid: () => [real('droid')],
+  amp: () => [join(REPO_ROOT, 'fixtures/built/amp/home')],
 }
 
 /** Cut the last non-empty line of a text file in half (a write interrupted mid-line). */

@@ -45,6 +45,7 @@ export const AGENT_IDS = [
   'vscode-copilot-chat',
   'continue',
   'droid',
+  'amp',
 ] as const
 
 /** One of {@link AGENT_IDS}. */

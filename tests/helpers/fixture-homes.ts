@@ -60,6 +60,7 @@ export const FIXTURE_HOMES: Partial<Record<AgentId, () => string[]>> = {
   'vscode-copilot-chat': () => ['json', 'jsonl'].map((c) => join(REPO_ROOT, 'fixtures/built/vscode-copilot-chat', c, 'home')),
   continue: () => [join(REPO_ROOT, 'fixtures/built/continue/home')],
   droid: () => [realHome('droid')],
+  amp: () => [join(REPO_ROOT, 'fixtures/built/amp/home')],
 }
 
 /** Every fixture home of every agent, each once (real homes are shared between agents). */

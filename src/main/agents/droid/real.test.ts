@@ -28,8 +28,8 @@ function raw(file: string) {
   return {
     id: file.replace(/\.jsonl$/, ''),
     start,
-    firstAt: Date.parse(msgs[0].timestamp),
-    lastAt: Date.parse(msgs.at(-1).timestamp),
+    firstAt: Date.parse(msgs[0]!.timestamp),
+    lastAt: Date.parse(msgs.at(-1)!.timestamp),
     prompts: msgs.filter((e) => e.message.role === 'user' && !String(e.id).startsWith('context-')).map((e) => (e.message.content as any[]).filter((b) => b.type === 'text').map((b) => b.text).join('\n\n')).filter((t) => t),
     assistants: msgs.filter((e) => e.message.role === 'assistant').length,
     texts: msgs.filter((e) => e.message.role === 'assistant').map((e) => (e.message.content as any[]).filter((b) => b.type === 'text').map((b) => b.text).join('\n\n')),

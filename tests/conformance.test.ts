@@ -61,6 +61,8 @@ const HOMES: Partial<Record<AgentId, () => string[]>> = {
   continue: () => [join(REPO_ROOT, 'fixtures/built/continue/home')],
   zed: () => [join(REPO_ROOT, 'fixtures/built/zed/home')],
   kiro: () => [join(REPO_ROOT, 'fixtures/built/kiro/home')],
+  droid: () => [real('droid')],
+  amp: () => [join(REPO_ROOT, 'fixtures/built/amp/home')],
 }
 
 /** Cut the last non-empty line of a text file in half (a write interrupted mid-line). */

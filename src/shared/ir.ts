@@ -46,6 +46,8 @@ export const AGENT_IDS = [
   'continue',
   'zed',
   'kiro',
+  'droid',
+  'amp',
 ] as const
 
 /** One of {@link AGENT_IDS}. */

@@ -61,6 +61,8 @@ export const FIXTURE_HOMES: Partial<Record<AgentId, () => string[]>> = {
   continue: () => [join(REPO_ROOT, 'fixtures/built/continue/home')],
   zed: () => [join(REPO_ROOT, 'fixtures/built/zed/home')],
   kiro: () => [join(REPO_ROOT, 'fixtures/built/kiro/home')],
+  droid: () => [realHome('droid')],
+  amp: () => [join(REPO_ROOT, 'fixtures/built/amp/home')],
 }
 
 /** Every fixture home of every agent, each once (real homes are shared between agents). */

@@ -6,6 +6,7 @@
 import type { AgentId } from '../../shared/ir'
 import { SepiaError } from '../../shared/api'
 import { aider } from './aider'
+import { amp } from './amp'
 import { claudeCode } from './claude-code'
 import { cline, pearai, rooCode } from './cline'
 import { codex } from './codex'
@@ -15,6 +16,7 @@ import { crush } from './crush'
 import { cursor } from './cursor'
 import { cursorAgent } from './cursor-agent'
 import { devin } from './devin'
+import { droid } from './droid'
 import { gemini } from './gemini'
 import { goose } from './goose'
 import { kiloCode } from './kilo-code'
@@ -28,7 +30,7 @@ import { zed } from './zed'
 import type { AgentDefinition } from './types'
 
 /** Every agent Sepia reads, in display order. */
-export const AGENTS: readonly AgentDefinition[] = [claudeCode, cline, rooCode, kiloCode, pearai, cursor, cursorAgent, codex, gemini, opencode, devin, copilotCli, goose, qwenCode, pi, openhands, aider, crush, vscodeCopilotChat, continueAgent, zed, kiro]
+export const AGENTS: readonly AgentDefinition[] = [claudeCode, cline, rooCode, kiloCode, pearai, cursor, cursorAgent, codex, gemini, opencode, devin, copilotCli, goose, qwenCode, pi, openhands, aider, crush, vscodeCopilotChat, continueAgent, zed, kiro, droid, amp]
 
 /** The definition of one agent. Throws SepiaError `UNKNOWN_AGENT` for an id with no reader. */
 export function agentById(id: AgentId | string): AgentDefinition {

@@ -17,7 +17,7 @@
  *    2 s as the renderer does and reads utime+stime from /proc/<pid>/stat over 30 s;
  * 6. warm CLI, fresh processes on the same catalog: `sepia list --json`, `sepia search WORD`,
  *    `sepia --version` (start-up alone); median of 3. `--cpu-prof` writes a profile of each into
- *    `<base>/prof`;
+ *    `<base>/prof`, and of the cold index (serve and its workers) into `<base>/prof/cold`;
  * 7. the catalog's size on disk next to the corpus's;
  * 8. peers: `ccusage daily --json --offline` (node_modules/.bin/ccusage) against a warm
  *    `sepia usage --by day --json --agent claude-code`; token totals compared (`--skip-ccusage`);
@@ -229,7 +229,10 @@ rmSync(dataDir, { recursive: true, force: true })
 mkdirSync(dataDir, { recursive: true })
 log('cold index: sepia serve on an empty catalog...')
 const t0 = performance.now()
-const server = spawn(process.execPath, [SEPIA, 'serve', '--home', home, '--port', '0'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
+// With --cpu-prof the cold index is profiled too: the serve process and each indexing worker
+// (worker threads inherit the flag) write `<base>/prof/cold/*.cpuprofile` when they end.
+const coldProf = cpuProf ? ['--cpu-prof', '--cpu-prof-dir', join(base, 'prof', 'cold')] : []
+const server = spawn(process.execPath, [...coldProf, SEPIA, 'serve', '--home', home, '--port', '0'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
 let serverOut = ''
 let serverErr = ''
 server.stderr.on('data', (d: Buffer) => (serverErr += d.toString()))

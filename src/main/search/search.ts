@@ -17,6 +17,7 @@ import { parseQuery } from './query'
 import { inList } from '../catalog/store'
 import { maskText } from '../secrets/mask'
 import { CANDIDATES, findCandidates, scopeOf, type CandidateFinder } from './plan'
+import { expandPrefixes } from './prefix'
 import { matchesIn, scoreOf, snippetOf, termsRegex } from './snippet'
 
 export { CANDIDATES, timeArg } from './plan'
@@ -70,12 +71,16 @@ export function searchCatalog(db: Database.Database, homes: readonly string[], q
   // larger `want` start with its rows for a smaller one, and fewer rows than asked are all it has:
   // kept per expression, so the next page's candidates (for `more`) rarely cost another walk.
   const runs = new Map<string, { want: number; rows: Candidate[] }>()
+  const expansions = new Map<string, string>()
   const run = (match: string, want: number): Candidate[] => {
     const had = runs.get(match)
     if (had && (had.want >= want || had.rows.length < had.want)) return had.rows.slice(0, want)
     let rows: Candidate[]
     try {
-      rows = (want === CANDIDATES + 1 ? find(db, scope, match) : find(db, scope, match, want)).rows as Candidate[]
+      // A prefix word as the OR of its terms (`prefix.ts`): the same rows, without FTS5's whole merge.
+      const expanded = expansions.get(match) ?? expandPrefixes(db, match)
+      expansions.set(match, expanded)
+      rows = (want === CANDIDATES + 1 ? find(db, scope, expanded) : find(db, scope, expanded, want)).rows as Candidate[]
     } catch (e) {
       throw bad(e)
     }

@@ -6,7 +6,7 @@
  * family Anthropic: its signed thinking is kept).
  */
 import type { AgentDefinition } from '../types'
-import { discoverSessions } from './discover'
+import { discoverSessions, freshnessDeps } from './discover'
 import { linkSessions } from './link'
 import { readSession } from './read'
 import { readSessionStream } from './stream'
@@ -18,6 +18,7 @@ export const claudeCode: AgentDefinition = {
   displayName: 'Claude Code',
   capabilities: { canWrite: true, hasCheckpoints: true, hasThinkingSignatures: true, providerFamily: 'anthropic' },
   discover: discoverSessions,
+  freshness: freshnessDeps,
   read: readSession,
   readStream: (ref, ctx, out) => readSessionStream(ref, ctx, out),
   link: linkSessions,

@@ -7,7 +7,7 @@
  * as checkpoints.
  */
 import type { AgentDefinition } from '../types'
-import { discoverSessions } from './discover'
+import { discoverSessions, freshnessDeps } from './discover'
 import { linkSessions } from './link'
 import { readSession } from './read'
 import { writeCodexSession } from './write'
@@ -18,6 +18,7 @@ export const codex: AgentDefinition = {
   displayName: 'Codex',
   capabilities: { canWrite: true, hasCheckpoints: true, hasThinkingSignatures: true, providerFamily: 'openai' },
   discover: discoverSessions,
+  freshness: freshnessDeps,
   read: readSession,
   link: linkSessions,
   write: writeCodexSession,

@@ -46,6 +46,12 @@ export interface RefresherOptions {
 export interface ArchiveHook {
   covers(home: OpenHome): boolean
   /**
+   * True when a refresh of a covered home that finds nothing changed has nothing to do for the
+   * archive (it is off): only then may a freshness snapshot skip a covered home's discovery
+   * (`freshness.ts`). Absent: never skipped.
+   */
+  idle?(): boolean
+  /**
    * A session of a covered home is gone from its store: its mark when the archive holds a copy
    * (the catalog row then stays, read from the archive), else undefined (the row is removed).
    */
@@ -170,7 +176,8 @@ export class Refresher {
         let refs: StoreRef[] = []
         const key = snapshotKey(home.layout.home, agent.id)
         const deps = agent.freshness?.(home.layout)
-        if (deps && !full) {
+        // A covered home while the archive is on is always discovered: the archive copies what discovery finds.
+        if (deps && !full && (!covered || this.options.archive?.idle?.() === true)) {
           const snap = parseSnapshot(this.store.getMeta(key))
           if (snap && unchanged(snap)) {
             // Nothing this agent's discovery depends on changed: the catalog holds what it would find.

@@ -14,10 +14,11 @@ import { layoutForHome } from './platform'
 
 const HOME = join(import.meta.dirname, '..', '..', 'fixtures', 'real', 'claude-code', 'home')
 
-async function counted(): Promise<{ lib: LibraryService; discoveries: () => number }> {
-  const cc = AGENTS.find((a) => a.id === 'claude-code')!
+/** Claude Code with its discoveries counted; without its freshness snapshot unless `fresh` (src/main/catalog/freshness.ts). */
+async function counted(fresh = false): Promise<{ lib: LibraryService; discoveries: () => number }> {
+  const { freshness, ...cc } = AGENTS.find((a) => a.id === 'claude-code')!
   let n = 0
-  const agent: AgentDefinition = { ...cc, discover: (layout, ctx) => (n++, cc.discover(layout, ctx)) }
+  const agent: AgentDefinition = { ...cc, ...(fresh && freshness ? { freshness } : {}), discover: (layout, ctx) => (n++, cc.discover(layout, ctx)) }
   const lib = new LibraryService([{ layout: await layoutForHome({ home: HOME }), isDemo: false }], [agent], { now: Date.now }, { refreshFirstLoad: true, workers: 0 })
   return { lib, discoveries: () => n }
 }
@@ -51,6 +52,15 @@ describe('first load of a one-shot host', () => {
     const { lib, discoveries } = await counted()
     await lib.refresh(['claude-code'])
     await lib.load()
+    expect(discoveries()).toBe(2)
+    await lib.close()
+  })
+  it('skips the discovery of an agent whose freshness snapshot is unchanged, unless the refresh is asked for', async () => {
+    const { lib, discoveries } = await counted(true)
+    await lib.refresh()
+    await lib.refresh()
+    expect(discoveries()).toBe(1)
+    await lib.load({ refresh: true })
     expect(discoveries()).toBe(2)
     await lib.close()
   })

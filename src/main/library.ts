@@ -127,10 +127,10 @@ export class LibraryService {
    * Refresh the catalog for the open homes (only `agents` when given) and wait for the sessions
    * to be written; the search phase goes on in the background ({@link whenIdle}).
    */
-  refresh(agents?: readonly AgentId[]): Promise<RefreshResult> {
+  refresh(agents?: readonly AgentId[], options: { full?: boolean } = {}): Promise<RefreshResult> {
     this.built = undefined
     const key = this.homePaths.join('\u0000')
-    const run = this.refresher.refresh([...this.homes], agents)
+    const run = this.refresher.refresh([...this.homes], agents, options)
     // A whole refresh of these homes is what a one-shot host's first load waits for: after it the
     // first load answers from the catalog instead of discovering every store again (`sepia search`
     // refreshed, then its search's load refreshed a second time; issue 15).
@@ -142,9 +142,9 @@ export class LibraryService {
    * {@link refresh}, but a catalog that cannot be written (busy past the timeout, disk full) does not
    * fail the command: the catalog answers as it is and `status().error` says why (issue 14).
    */
-  private async refreshOrGoOn(): Promise<void> {
+  private async refreshOrGoOn(full = false): Promise<void> {
     try {
-      await this.refresh()
+      await this.refresh(undefined, { full })
     } catch {
       // recorded in status().error by the refresher
     }
@@ -166,7 +166,9 @@ export class LibraryService {
     const first = this.options.refreshFirstLoad === true && !this.freshFor.has(this.homePaths.join('\u0000'))
     if (o.refresh || first || (!o.partial && !this.isIndexed())) {
       this.freshFor.add(this.homePaths.join('\u0000'))
-      await this.refreshOrGoOn()
+      // A refresh the caller asked for discovers every store; the others skip agents whose
+      // freshness snapshot says nothing changed (src/main/catalog/freshness.ts).
+      await this.refreshOrGoOn(o.refresh === true)
       return this.build()
     }
     // Warm start (or partial): answer from the catalog first, then look for changed files — unless

@@ -7,6 +7,7 @@ import type { ConvertWarning } from '../../shared/convert'
 import type { AgentId, Diagnostic, MessageNode, Session } from '../../shared/ir'
 import type { NodeTotals } from '../ir/build'
 import type { TimelineFilter, TimelineRow } from '../../shared/timeline'
+import type { FreshnessDeps } from '../catalog/freshness'
 import type { HomeLayout } from '../platform'
 
 /**
@@ -95,6 +96,13 @@ export interface AgentDefinition {
    * sessions (`src/main/timeline/project.ts`). Never throws for bad content.
    */
   timeline?(layout: HomeLayout, ctx: ReadContext, filter: TimelineFilter): Promise<{ rows: TimelineRow[]; diagnostics: Diagnostic[] }>
+  /**
+   * Optional: every folder and side file `discover` depends on besides its refs' files (see
+   * `src/main/catalog/freshness.ts`). With it a refresh skips this agent's discovery when none of
+   * them and none of the sessions' files changed. Must be complete: a folder or file discovery
+   * reads that is not named here would make a refresh miss a change. Synchronous and cheap.
+   */
+  freshness?(layout: HomeLayout): FreshnessDeps
   /**
    * Optional: how the reading-health census (`src/main/health/census.ts`, `sepia doctor`) counts
    * this agent's records by type. Agents without it have no census.

@@ -18,6 +18,7 @@ export function archiveHook(archive: Archive, agents: readonly AgentDefinition[]
   const nameOf = (id: AgentId): string => agents.find((a) => a.id === id)?.displayName ?? id
   return {
     covers: (home: OpenHome) => home.layout.isOwnHome && !home.isDemo,
+    idle: () => !archive.settings().enabled,
     gone(home, agent, sessionId): ArchivedMark | undefined {
       const s = archive.session(home, agent, sessionId)
       if (!s) return undefined

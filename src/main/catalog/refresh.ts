@@ -17,6 +17,7 @@ import { indexRefs, indexText, type IndexedRef } from './indexer'
 import { linkGroup } from './link'
 import { runJob, splitBySize, startWorker } from './pool'
 import { stampOf, type CatalogStore } from './store'
+import { parseSnapshot, recordDeps, recordFiles, snapshotKey, unchanged, type FreshnessSnapshot } from './freshness'
 
 /** One open home: its layout and whether it is the demo library. */
 export interface OpenHome {
@@ -44,6 +45,12 @@ export interface RefresherOptions {
  */
 export interface ArchiveHook {
   covers(home: OpenHome): boolean
+  /**
+   * True when a refresh of a covered home that finds nothing changed has nothing to do for the
+   * archive (it is off): only then may a freshness snapshot skip a covered home's discovery
+   * (`freshness.ts`). Absent: never skipped.
+   */
+  idle?(): boolean
   /**
    * A session of a covered home is gone from its store: its mark when the archive holds a copy
    * (the catalog row then stays, read from the archive), else undefined (the row is removed).
@@ -117,10 +124,10 @@ export class Refresher {
    * resolves when the catalog rows are written and linked (the full-text phase goes on: see
    * {@link whenIdle}).
    */
-  refresh(homes: readonly OpenHome[], agents?: readonly AgentId[]): Promise<RefreshResult> {
+  refresh(homes: readonly OpenHome[], agents?: readonly AgentId[], options: { full?: boolean } = {}): Promise<RefreshResult> {
     this.pendingRuns++
     const run = this.chain
-      .then(() => this.run(homes, agents))
+      .then(() => this.run(homes, agents, options.full === true))
       .catch((e: unknown) => {
         // The catalog could not be written (another process held it past the busy timeout, disk
         // full): say so in the status; the caller decides whether to go on (issue 14).
@@ -142,7 +149,11 @@ export class Refresher {
     return ids ? this.agents.filter((a) => ids.includes(a.id)) : [...this.agents]
   }
 
-  private async run(homes: readonly OpenHome[], agentIds?: readonly AgentId[]): Promise<RefreshResult> {
+  /**
+   * `full`: discover every agent (the user asked for a refresh); otherwise an agent whose
+   * freshness snapshot (`freshness.ts`) is unchanged is not discovered again.
+   */
+  private async run(homes: readonly OpenHome[], agentIds?: readonly AgentId[], full = false): Promise<RefreshResult> {
     const started = Date.now()
     const st: IndexStatus = { ...idle(), phase: 'discover', running: true, startedAt: started }
     this.current = st
@@ -153,6 +164,8 @@ export class Refresher {
     const toArchive: StoreRef[] = []
     const orphans: { home: string; agent: AgentDefinition; sessionId: string }[] = []
     const touched = new Set<string>()
+    // Snapshots to keep after the reads (dropped for an agent whose reads failed), by meta key.
+    const snapshots = new Map<string, { entries: Map<string, string> | undefined; diagnostics: Diagnostic[] }>()
     for (const home of homes) {
       const problems: Diagnostic[] = []
       this.problems.set(home.layout.home, problems)
@@ -161,10 +174,29 @@ export class Refresher {
       const discoverCtx: ReadContext = { ...this.ctx, projectFolders: (h) => this.store.projectsOf(h) }
       for (const agent of agents) {
         let refs: StoreRef[] = []
+        const key = snapshotKey(home.layout.home, agent.id)
+        const deps = agent.freshness?.(home.layout)
+        // A covered home while the archive is on is always discovered: the archive copies what discovery finds.
+        if (deps && !full && (!covered || this.options.archive?.idle?.() === true)) {
+          const snap = parseSnapshot(this.store.getMeta(key))
+          if (snap && unchanged(snap)) {
+            // Nothing this agent's discovery depends on changed: the catalog holds what it would find.
+            problems.push(...snap.diagnostics)
+            continue
+          }
+        }
+        // Recorded before discovery: folders, side files and the files of the sessions already listed.
+        let entries = deps ? recordDeps(deps) : undefined
+        if (entries) recordFiles(entries, [...this.store.stamps(home.layout.home, agent.id).values()].flatMap((s) => filesOfStamp(s.stamp)))
         try {
           const found = await agent.discover(home.layout, discoverCtx)
           refs = found.refs
           problems.push(...found.diagnostics)
+          if (entries) {
+            // New session files: recorded now, before they are read.
+            recordFiles(entries, refs.flatMap((r) => r.files))
+            snapshots.set(key, { entries, diagnostics: found.diagnostics })
+          } else if (deps) snapshots.set(key, { entries: undefined, diagnostics: [] }) // cannot be recorded safely: drop the old one
         } catch (e) {
           problems.push({ severity: 'error', path: home.layout.home, agent: agent.id, message: `Could not look for ${agent.displayName} sessions: ${errorText(e)}` })
           continue
@@ -213,6 +245,8 @@ export class Refresher {
       st.bytesDone += weights.get(refKey(item)) ?? 0
       if (item.error) {
         failed++
+        // Not kept: the next refresh discovers this agent again and retries the read.
+        if (snapshots.has(snapshotKey(item.home, item.agent))) snapshots.set(snapshotKey(item.home, item.agent), { entries: undefined, diagnostics: [] })
         this.problems.get(item.home)?.push(item.error)
       }
     }
@@ -244,6 +278,10 @@ export class Refresher {
       if (error) this.problems.get(home)?.push({ severity: 'warning', path: home, agent: agent.id, message: `Could not link sub-agent sessions: ${error}` })
     }
     for (const home of homes) for (const a of agents) this.store.setMeta(`indexed:${home.layout.home}:${a.id}`, '1')
+    for (const [key, snap] of snapshots) {
+      const value: FreshnessSnapshot | undefined = snap.entries ? { v: 1, entries: [...snap.entries], diagnostics: snap.diagnostics } : undefined
+      this.store.setMeta(key, value ? JSON.stringify(value) : '')
+    }
     const result: RefreshResult = { read: toRead.length - failed, removed: toRemove.length, failed, bytes: st.bytesTotal, ms: Date.now() - started }
     st.finishedAt = Date.now()
     this.startText(st)
@@ -323,6 +361,14 @@ export class Refresher {
       finish()
     })
   }
+}
+
+/** The files of a catalog row's refresh stamp (`stampOf`: `size:mtimeMs:file\0file...`); none for an archived row. */
+function filesOfStamp(stamp: string): string[] {
+  if (stamp.startsWith(ARCHIVED_STAMP)) return []
+  const a = stamp.indexOf(':')
+  const b = a < 0 ? -1 : stamp.indexOf(':', a + 1)
+  return b < 0 ? [] : stamp.slice(b + 1).split('\u0000').filter((f) => f !== '')
 }
 
 /** Prefix of the refresh stamp of a catalog row whose session is read from the archive. */

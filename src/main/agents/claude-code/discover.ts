@@ -20,6 +20,7 @@ import { readdir, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Diagnostic } from '../../../shared/ir'
 import type { HomeLayout } from '../../platform'
+import type { FreshnessDeps } from '../../catalog/freshness'
 import type { DiscoverResult, ReadContext, StoreRef } from '../types'
 import { FORMAT_SESSION, FORMAT_SUBAGENT } from './read'
 import { FORMAT_INLINE_SIDECHAIN, inlineThreadsOf } from './sidechain'
@@ -133,6 +134,14 @@ async function project(home: string, dir: string, diagnostics: Diagnostic[]): Pr
   for (const subs of children.values()) out.push(...subs)
   out.push(...inline)
   return out
+}
+
+/**
+ * What {@link discoverSessions} depends on besides the sessions' files (`catalog/freshness.ts`):
+ * it lists the folder tree under `projects/` and reads only session files (their heads).
+ */
+export function freshnessDeps(layout: HomeLayout): FreshnessDeps {
+  return { trees: [join(layout.claudeConfigDir, 'projects')], dirs: [], files: [] }
 }
 
 /**

@@ -7,7 +7,7 @@
  */
 import type { AgentDefinition } from '../types'
 import { claudeCodeCensus } from './census'
-import { discoverSessions } from './discover'
+import { discoverSessions, freshnessDeps } from './discover'
 import { linkSessions } from './link'
 import { readSession } from './read'
 import { readSessionStream } from './stream'
@@ -19,6 +19,7 @@ export const claudeCode: AgentDefinition = {
   displayName: 'Claude Code',
   capabilities: { canWrite: true, hasCheckpoints: true, hasThinkingSignatures: true, providerFamily: 'anthropic' },
   discover: discoverSessions,
+  freshness: freshnessDeps,
   read: readSession,
   readStream: (ref, ctx, out) => readSessionStream(ref, ctx, out),
   link: linkSessions,

@@ -18,7 +18,9 @@ import type { HomeLayout } from '../../platform'
 import type { DiscoverResult, StoreRef } from '../types'
 import { isRecord, lineAt, salvageJsonArray } from '../../util/json'
 import { discoverSdk, sizeAndTime } from './discover-sdk'
-import { discoverSecondary } from './secondary/discover'
+import { discoverSecondary, secondaryPaths } from './secondary/discover'
+import { readdirSync } from 'node:fs'
+import type { FreshnessDeps } from '../../catalog/freshness'
 import { readRegularFile } from '../../util/regular-file'
 
 /** Store generation name of a legacy task folder (Session.source.format). */
@@ -67,6 +69,49 @@ export async function discoverClineFamily(layout: HomeLayout, config: ClineFamil
   const found = await discoverPrimary(layout, config)
   if (config.readsSdkStore) await discoverSecondary(config.id, layout, found.refs, found.diagnostics)
   return found
+}
+
+/**
+ * What {@link discoverClineFamily} depends on besides the sessions' files (`catalog/freshness.ts`),
+ * from this file, `discover-sdk.ts` and `secondary/discover.ts`: for Cline the folder trees
+ * `sessions/` and `tasks/` of the data dir, its `db/sessions.db`, the secondary sources
+ * ({@link secondaryPaths}) and `state/taskHistory.json`; for every family member the listing of
+ * each editor's global storage folder and, in each extension folder found there, the `tasks/`
+ * tree and `state/taskHistory.json`. SQLite files come with their `-wal`.
+ */
+export function freshnessDeps(layout: HomeLayout, config: ClineFamilyConfig): FreshnessDeps {
+  const trees: string[] = []
+  const dirs: string[] = []
+  const files: string[] = []
+  const db = (f: string) => files.push(f, `${f}-wal`)
+  const legacy = (root: string) => {
+    trees.push(join(root, 'tasks'))
+    dirs.push(root, join(root, 'state'))
+    files.push(join(root, 'state', 'taskHistory.json'))
+  }
+  if (config.readsSdkStore) {
+    const d = layout.clineDataDir
+    trees.push(join(d, 'sessions'))
+    dirs.push(join(d, 'db'), join(d, 'logs'), join(d, 'cache'), join(d, 'teams'))
+    db(join(d, 'db', 'sessions.db'))
+    const sec = secondaryPaths(d)
+    db(sec.search)
+    files.push(sec.hooks, sec.inputHistory)
+    for (const t of sec.teams) db(t)
+    legacy(d)
+  }
+  const wanted = new Set(config.extensionIds.map((e) => e.toLowerCase()))
+  for (const gs of new Set(layout.globalStorageDirs)) {
+    dirs.push(gs)
+    let names: string[] = []
+    try {
+      names = readdirSync(gs)
+    } catch {
+      continue // absent: its nearest existing parent is recorded
+    }
+    for (const n of names) if (wanted.has(n.toLowerCase())) legacy(join(gs, n))
+  }
+  return { trees, dirs, files }
 }
 
 /** The sessions of the primary stores only: SDK sessions (Cline) and legacy task folders. */

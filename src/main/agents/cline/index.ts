@@ -17,7 +17,7 @@
  */
 import type { AgentDefinition, StoreRef } from '../types'
 import { SDK_FORMAT, SDK_SUBAGENT_FORMAT } from './discover-sdk'
-import { type ClineFamilyConfig, discoverClineFamily, LEGACY_FORMAT } from './discover'
+import { type ClineFamilyConfig, discoverClineFamily, freshnessDeps, LEGACY_FORMAT } from './discover'
 import { linkSubagents } from './link'
 import { readLegacyTask } from './read-legacy'
 import { readSdkSession } from './read-sdk'
@@ -49,6 +49,7 @@ export function makeClineFamilyAgent(config: ClineFamilyConfig): AgentDefinition
       ...(config.readsSdkStore ? { providerFamily: 'any' as const } : {}),
     },
     discover: (layout) => discoverClineFamily(layout, config),
+    freshness: (layout) => freshnessDeps(layout, config),
     read: (ref: StoreRef, ctx) =>
       ref.format === LEGACY_FORMAT ? readLegacyTask(ref, ctx) : ref.format === RECOVERED_FORMAT ? readRecoveredSession(ref, ctx) : readSdkSession(ref, ctx),
     link: linkSubagents,

@@ -14,6 +14,8 @@
  */
 import type { Dirent } from 'node:fs'
 import { readdir, stat } from 'node:fs/promises'
+import { readdirSync } from 'node:fs'
+import type { FreshnessDeps } from '../../catalog/freshness'
 import type { Diagnostic } from '../../../shared/ir'
 import { type HomeLayout, pathApiFor } from '../../platform'
 import type { DiscoverResult, ReadContext, StoreRef } from '../types'
@@ -87,6 +89,28 @@ async function makeRef(home: string, path: string, index: StateIndex, archived: 
   if (typeof hints.parentSessionId === 'string') ref.parentSessionId = hints.parentSessionId
   if (Object.keys(hints).length > 0) ref.hints = hints
   return ref
+}
+
+/**
+ * What {@link discoverSessions} depends on besides the rollouts (`catalog/freshness.ts`): the
+ * folder trees `sessions/` and `archived_sessions/`, the Codex home's listing (which
+ * `state*.sqlite` is the thread database, `state.ts` `stateDbPath`), that database with its WAL,
+ * and `session_index.jsonl`.
+ */
+export function freshnessDeps(layout: HomeLayout): FreshnessDeps {
+  const p = pathApiFor(layout.home)
+  const root = codexHomeOf(layout)
+  let names: string[] = []
+  try {
+    names = readdirSync(root).filter((n) => /^state(?:_\d+)?\.sqlite$/.test(n))
+  } catch {
+    // no Codex home: its parent's mtime is recorded instead
+  }
+  return {
+    trees: [p.join(root, 'sessions'), p.join(root, 'archived_sessions')],
+    dirs: [root],
+    files: [p.join(root, 'session_index.jsonl'), ...names.flatMap((n) => [p.join(root, n), p.join(root, `${n}-wal`)])],
+  }
 }
 
 /**

@@ -8,7 +8,7 @@
  */
 import type { AgentDefinition } from '../types'
 import { codexCensus } from './census'
-import { discoverSessions } from './discover'
+import { discoverSessions, freshnessDeps } from './discover'
 import { linkSessions } from './link'
 import { readSession } from './read'
 import { writeCodexSession } from './write'
@@ -19,6 +19,7 @@ export const codex: AgentDefinition = {
   displayName: 'Codex',
   capabilities: { canWrite: true, hasCheckpoints: true, hasThinkingSignatures: true, providerFamily: 'openai' },
   discover: discoverSessions,
+  freshness: freshnessDeps,
   read: readSession,
   link: linkSessions,
   write: writeCodexSession,

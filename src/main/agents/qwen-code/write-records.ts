@@ -14,6 +14,8 @@
  *   `toolCallResult{callId, status: "success" | "error", resultDisplay}` (the CLI's own record;
  *   an error response is `response.error`, as the CLI's `invalid_tool_params` result);
  * - the title: `system` `custom_title` with `systemPayload{customTitle, titleSource: "manual"}`.
+ * A session without any turn and without a title gives no record (an empty file), which Qwen Code
+ * does not resume ("No saved session found"); nothing is made up to fill it.
  * Where it differs from Gemini CLI's writer (src/main/agents/gemini/write-records.ts): results are
  * records of their own (Gemini nests them in `toolCalls[].result` of the model message), the model
  * role is `model` inside `message` (Gemini: `type: "gemini"` with `content`), usage is the API's

@@ -11,7 +11,8 @@
  *   arguments}] (in the node's part order, ordered-parts.ts), api, provider, model, usage{input,
  *   output, cacheRead, cacheWrite, totalTokens, cost{input, output, cacheRead, cacheWrite, total}},
  *   stopReason: "toolUse" | "stop", timestamp}`. `usage` is always written (Pi sums it for its
- *   footer); counts the node lacks are 0 and the cost is 0 (Pi's "no price"). `provider` and `api`
+ *   footer); counts the node lacks are 0; `cost.total` is the node's cost in US dollars (0, Pi's "no
+ *   price", without one; the per-kind split is unknown and left 0). `provider` and `api`
  *   are `sepia-import`: no configured provider has that name, so Pi treats the messages as another
  *   model's (plain text, call ids normalized; pi-ai `transform-messages.js`) and, resuming, falls
  *   back from restoring the model to its default (sdk.js "Could not restore model"). `stopReason`
@@ -40,14 +41,14 @@ function piBlock(b: ContentBlock): Json | undefined {
 
 const blocksOf = (n: MessageNode): Json[] => (n.blocks ? n.blocks.map(piBlock).filter((x): x is Json => x !== undefined) : n.content === '' ? [] : [{ type: 'text', text: n.content }])
 
-/** IR usage → Pi's `usage` (every field; 0 where the node has no count). */
+/** IR usage → Pi's `usage` (every field; 0 where the node has no count; the cost as `cost.total`). */
 function usageOf(n: MessageNode): Json {
   const u = n.usage ?? {}
   const input = u.inputTokens ?? 0
   const output = (u.outputTokens ?? 0) + (u.thinkingTokens ?? 0)
   const cacheRead = u.cacheReadTokens ?? 0
   const cacheWrite = u.cacheWriteTokens ?? 0
-  return { input, output, cacheRead, cacheWrite, totalTokens: input + output + cacheRead + cacheWrite, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } }
+  return { input, output, cacheRead, cacheWrite, totalTokens: input + output + cacheRead + cacheWrite, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: u.cost ?? 0 } }
 }
 
 /** The content of an assistant node: text and `toolCall` blocks in the node's order. */

@@ -85,7 +85,7 @@ describe('writePiSession', () => {
     expect(results.filter((m) => m.isError).length).toBe(s.nodes.filter((n) => n.role === 'tool' && n.isError).length)
     for (const m of msgs.filter((x) => x.role === 'assistant')) {
       expect(m.stopReason).toBe(m.content.some((b: Rec) => b.type === 'toolCall') ? 'toolUse' : 'stop')
-      expect(m.usage).toMatchObject({ cost: { total: 0 } })
+      expect(m.usage.cost.total).toEqual(expect.any(Number))
       expect(typeof m.timestamp).toBe('number')
     }
     const back = (await readHomeOf(pi, home)).sessions[0]!
@@ -93,7 +93,7 @@ describe('writePiSession', () => {
     expect(back.nodes.filter((n) => !n.event).map((n) => n.role)).toEqual(s.nodes.map((n) => n.role))
   })
 
-  it('writes an assistant message in its part order, and the title as a session_info entry last', async () => {
+  it('writes an assistant message in its part order, its usage and cost, and the title as a session_info entry last', async () => {
     const home = tmpHome()
     const s = newSession('pi', 'src', 'x', [])
     s.workingDirectory = CWD
@@ -103,12 +103,15 @@ describe('writePiSession', () => {
       nodeId: 'a', role: 'assistant', content: 'before\n\nafter',
       blocks: [{ type: 'text', text: 'before' }, { type: 'text', text: 'after' }],
       toolCalls: [{ id: 'c1', name: 'bash', kind: 'execute', arguments: { command: 'ls' } }],
+      usage: { outputTokens: 5, cost: 0.25 },
       partOrder: [{ part: 'block', index: 0 }, { part: 'tool-call', id: 'c1' }, { part: 'block', index: 1 }],
     }
     s.nodes = [{ nodeId: 'u', role: 'user', content: 'go' }, a, { nodeId: 't', role: 'tool', content: 'README.md', toolCallId: 'c1' }]
     const r = await writePiSession(s, await options(home))
     const [, ...entries] = lines(r.output.files[0]!)
     expect(entries[1]!.message.content).toEqual([{ type: 'text', text: 'before' }, { type: 'toolCall', id: 'c1', name: 'bash', arguments: { command: 'ls' } }, { type: 'text', text: 'after' }])
+    expect(entries[1]!.message.usage).toMatchObject({ output: 5, totalTokens: 5, cost: { total: 0.25 } })
+    expect(r.warnings).toEqual([])
     expect(entries.at(-1)).toMatchObject({ type: 'session_info', name: 'Part order', parentId: entries.at(-2)!.id })
     const back = (await readHomeOf(pi, home)).sessions[0]!
     expect(back.title).toBe('Part order')

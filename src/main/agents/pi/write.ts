@@ -30,10 +30,9 @@ export function piProjectFolder(cwd: string): string {
   return `--${cwd.replace(/^[/\\]/, '').replace(/[/\\:]/g, '-')}--`
 }
 
-/** Warnings for what a Pi session cannot hold. */
-function warningsFor(session: Session): ConvertWarning[] {
-  const withCost = session.nodes.filter((n) => n.usage?.cost !== undefined).length
-  return [{ kind: 'usage-not-representable', count: withCost }]
+/** Warnings for what a Pi session cannot hold: none (usage and cost have their fields; write-entries.ts). */
+function warningsFor(_session: Session): ConvertWarning[] {
+  return []
 }
 
 /**

@@ -220,6 +220,13 @@ export const GEMINI_IGNORED_USER = /^[/?]/
 export const GEMINI_NO_SESSION = 'No previous sessions found for this project.'
 
 /**
+ * What Qwen Code 0.15.10 prints when `--resume <id>` finds no record in the session's file
+ * (`SessionService.loadSession` returns nothing for a file without records; a session without any
+ * turn is written as an empty file: src/main/agents/qwen-code/write-records.ts).
+ */
+export const QWEN_NO_SESSION = 'No saved session found with ID'
+
+/**
  * What OpenCode 1.18.33 (and Kilo Code, its fork) print when an inline image of the session is not a
  * decodable data URL: the AI SDK fetches every `data:` URL of the prompt before sending it, and the
  * run stops with this error before any model request.
@@ -254,7 +261,7 @@ const occurrences = (hay: string, needle: string): number => hay.split(needle).l
  * - the checked request holds at least as many of the target's {@link TOOL_OUTPUT_MASKS} as
  *   tool results are missing;
  * - no request at all: the source has no turn to carry and Gemini CLI refuses to resume a session
- *   without one ({@link GEMINI_NO_SESSION} in its output), or the source holds an image that does
+ *   without one ({@link GEMINI_NO_SESSION} in its output; Qwen Code: {@link QWEN_NO_SESSION}), or the source holds an image that does
  *   not decode ({@link undecodableImages}) and OpenCode / Kilo stopped on it ({@link OPENCODE_BAD_DATA_URL}).
  * `log`: the mock's entries; `output`: the agent's output; `source`: facts of the source session.
  */
@@ -267,6 +274,9 @@ export function targetsOwnDoing(target: string, log: Json[], exp: Expectation, v
   if (verdict.seq === undefined) {
     if (target === 'gemini' && exp.items.length === 0 && output.includes(GEMINI_NO_SESSION)) {
       return `the source session has no conversation turn to carry (only command markers or injected context, which the conversion leaves out), and Gemini CLI resumes only a session holding one: it answers "${GEMINI_NO_SESSION}" (getAllSessionFiles skips a session without resumable content)`
+    }
+    if (target === 'qwen-code' && exp.items.length === 0 && output.includes(QWEN_NO_SESSION)) {
+      return `the source session has no conversation turn to carry (only command markers or injected context, which the conversion leaves out), so the converted chat holds no record, and Qwen Code resumes only a chat holding one: it answers "${QWEN_NO_SESSION} …" (SessionService.loadSession finds no record)`
     }
     if ((target === 'opencode' || target === 'kilo-code') && (source.undecodableImages ?? 0) > 0 && output.includes(OPENCODE_BAD_DATA_URL)) {
       return `${source.undecodableImages} inline image(s) of the source do not decode as base64 (the published copy has runs of it replaced by "REDACTED"), and the target stops before any model request when it fetches such a data: URL ("${OPENCODE_BAD_DATA_URL}")`

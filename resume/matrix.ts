@@ -33,6 +33,8 @@ import { codexDriver } from './drivers/codex'
 import { geminiDriver } from './drivers/gemini'
 import { kiloDriver } from './drivers/kilo'
 import { opencodeDriver } from './drivers/opencode'
+import { piDriver } from './drivers/pi'
+import { qwenCodeDriver } from './drivers/qwen-code'
 import { publicRealSources } from './public-real'
 import type { Driver } from './drivers/types'
 import { renderMatrix, type Column, type Row } from './report'
@@ -43,7 +45,7 @@ import { ensureInstalled, ensureTmux } from './sandbox'
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 
 /** Drivers by target agent (one line per target; the next writers add theirs). */
-const DRIVERS: Record<string, Driver> = { 'claude-code': claudeCodeDriver, cline: clineDriver, codex: codexDriver, opencode: opencodeDriver, 'kilo-code': kiloDriver, gemini: geminiDriver }
+const DRIVERS: Record<string, Driver> = { 'claude-code': claudeCodeDriver, cline: clineDriver, codex: codexDriver, opencode: opencodeDriver, 'kilo-code': kiloDriver, gemini: geminiDriver, 'qwen-code': qwenCodeDriver, pi: piDriver }
 
 /** Source store label → the target agent it already is (not converted onto itself). */
 const SAME: Record<string, string> = {
@@ -58,6 +60,8 @@ const SAME: Record<string, string> = {
   'cursor-agent': 'cursor-agent',
   'public-real-claude-code': 'claude-code',
   'public-real-codex': 'codex',
+  'qwen-code': 'qwen-code',
+  pi: 'pi',
 }
 
 const log = (s: string): void => void process.stderr.write(`[resume ${new Date().toISOString().slice(11, 19)}] ${s}\n`)

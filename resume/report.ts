@@ -30,6 +30,8 @@ export const RUN_NOTES: readonly string[] = [
     'rerun one CLI at a time with `--cases` / `--only-failed`: Gemini CLI `@google/gemini-cli@0.61.0` (14 cases, load 11 to 17), Cline `cline@3.0.65` (9, load 8 to 15), ' +
     'Kilo Code `@kilocode/cli@7.7.7` (019f80ed, and 019ddeed again: load 13 to 17), OpenCode `opencode-ai@1.18.33` (5: the four public-real Claude Code sessions that ' +
     'had timed out at 240 s under load 30 passed in 41 to 99 s at load 13 to 17 with the load-scaled timeout; 019ddeed stops on its image).',
+  '2026-12-02, Qwen Code and Pi: `--targets qwen-code,pi` (every source; load about 4; the public-real Claude Code home then held 43 sessions, the older columns ran on 38), ' +
+    'the three sessions without turns into Qwen Code again with `--only-failed` once the check knew its "No saved session found", then `--sources qwen-code,pi` (every target).',
 ]
 
 /** Why a cell is empty or cannot pass, by `source>target` (or `source>*`). */
@@ -42,6 +44,8 @@ export const CELL_NOTES: Record<string, string> = {
   'kilo>kilo-code': 'same agent (nothing to convert)',
   'public-real-claude-code>claude-code': 'same agent (nothing to convert)',
   'public-real-codex>codex': 'same agent (nothing to convert)',
+  'qwen-code>qwen-code': 'same agent (nothing to convert)',
+  'pi>pi': 'same agent (nothing to convert)',
 }
 
 const cellKey = (source: string, target: string) => `${source}>${target}`

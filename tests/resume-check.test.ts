@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { checkRequests, compactionRequest, GEMINI_NO_SESSION, OPENCODE_BAD_DATA_URL, targetsOwnDoing, undecodableImages } from '../resume/check'
+import { checkRequests, compactionRequest, GEMINI_NO_SESSION, OPENCODE_BAD_DATA_URL, QWEN_NO_SESSION, targetsOwnDoing, undecodableImages } from '../resume/check'
 import { cell } from '../resume/report'
 import type { CaseResult } from '../resume/run-case'
 import { expectationOf } from '../resume/expect'
@@ -152,6 +152,8 @@ describe('what a target leaves out itself (targetsOwnDoing)', () => {
     const none = checkRequests([], { items: [], toolCalls: 0 }, PROMPT, false)
     expect(targetsOwnDoing('gemini', [], { items: [], toolCalls: 0 }, none, `Error resuming session: ${GEMINI_NO_SESSION}`)).toMatch(/no conversation turn/)
     expect(targetsOwnDoing('gemini', [], exp, checkRequests([], exp, PROMPT, false), GEMINI_NO_SESSION)).toBeUndefined()
+    expect(targetsOwnDoing('qwen-code', [], { items: [], toolCalls: 0 }, none, `${QWEN_NO_SESSION} 5819a167. Run \`qwen --resume\` without an ID to choose from existing sessions.`)).toMatch(/no conversation turn/)
+    expect(targetsOwnDoing('qwen-code', [], exp, checkRequests([], exp, PROMPT, false), QWEN_NO_SESSION)).toBeUndefined()
     expect(targetsOwnDoing('gemini', [], { items: [], toolCalls: 0 }, none, 'crashed')).toBeUndefined()
   })
 

@@ -14,7 +14,7 @@ import { layoutForHome } from '../platform'
 
 /** One source of sample sessions. `label` names the store (Cline's SDK and legacy stores apart). */
 export interface FixtureSource {
-  label: 'claude-code' | 'cline' | 'cline-legacy' | 'codex' | 'gemini' | 'opencode' | 'kilo' | 'devin' | 'cursor' | 'cursor-agent'
+  label: 'claude-code' | 'cline' | 'cline-legacy' | 'codex' | 'gemini' | 'opencode' | 'kilo' | 'devin' | 'cursor' | 'cursor-agent' | 'qwen-code' | 'pi'
   /** The agent whose reader reads it. */
   agent: AgentId
   /** The home folder. */
@@ -38,6 +38,8 @@ export const FIXTURE_SOURCES: readonly FixtureSource[] = [
   { label: 'devin', agent: 'devin', home: generated('devin') },
   { label: 'cursor', agent: 'cursor', home: generated('cursor') },
   { label: 'cursor-agent', agent: 'cursor-agent', home: generated('cursor-agent') },
+  { label: 'qwen-code', agent: 'qwen-code', home: real('qwen-code') },
+  { label: 'pi', agent: 'pi', home: real('pi') },
 ]
 
 /**

@@ -16,7 +16,9 @@
  * include_pattern}, glob, list_directory{dir_path}, web_fetch{prompt}, google_web_search{query},
  * invoke_agent{agent_name, prompt}); OpenCode/Kilo (bash{command, workdir}, read{filePath, offset,
  * limit}, write{filePath, content}, edit{filePath, oldString, newString, replaceAll}, grep, glob,
- * list, webfetch{url}, websearch, task); Devin (exec{command}, edit{file_path, old_string,
+ * list, webfetch{url}, websearch, task); Pi 0.73.1 (read{path, offset, limit}, bash{command}, edit{path,
+ * edits[{oldText, newText}]}, write{path, content}, grep{pattern, path, glob}, find{pattern (a glob),
+ * path}, ls{path}: its dist/core/tools/*.js schemas); Devin (exec{command}, edit{file_path, old_string,
  * new_string}, write{file_path, content}, read{path}, grep, glob, run_subagent{agent|profile,
  * prompt|task, title}); Cursor (run_terminal_cmd, read_file{target_file,
  * start_line_one_indexed, end_line_one_indexed_inclusive}, search_replace, edit_file_v2_search_replace,
@@ -150,8 +152,8 @@ const write: Decoder = (a, _c, ctx) => {
 
 const edit: Decoder = (a, _c, ctx) => {
   const path = pathOf(a)
-  const oldText = text(a.old_string) ?? text(a.oldString) ?? text(a.old_text) ?? text(a.old_str)
-  const newText = text(a.new_string) ?? text(a.newString) ?? text(a.new_text) ?? text(a.new_str)
+  const oldText = text(a.old_string) ?? text(a.oldString) ?? text(a.old_text) ?? text(a.old_str) ?? text(a.oldText)
+  const newText = text(a.new_string) ?? text(a.newString) ?? text(a.new_text) ?? text(a.new_str) ?? text(a.newText)
   if (path === undefined || oldText === undefined || newText === undefined) return undefined
   const out: Intent & { type: 'edit' } = { type: 'edit', path: absolutePath(path, ctx.cwd), oldText, newText }
   if (a.replace_all === true || a.replaceAll === true || a.allow_multiple === true) out.replaceAll = true
@@ -178,6 +180,9 @@ const multiEdit: Decoder = (a, c, ctx) => {
   }
   return out
 }
+
+/** `edit`: one replacement, or Pi's `edits[{oldText, newText}]` (one intent each, as `multiEdit`). */
+const editOrEdits: Decoder = (a, c, ctx) => (Array.isArray(a.edits) ? multiEdit(a, c, ctx) : edit(a, c, ctx))
 
 /**
  * Patches and SEARCH/REPLACE edits, from the diffs the reader already parsed (`ToolCall.diffs`:
@@ -293,7 +298,7 @@ const DECODERS: Record<string, Decoder> = {
   write: write,
   write_file: write,
   write_to_file: write,
-  edit: edit,
+  edit: editOrEdits,
   replace: edit,
   search_replace: edit,
   edit_file_v2_search_replace: edit,
@@ -319,6 +324,7 @@ const DECODERS: Record<string, Decoder> = {
   search_codebase: searchCodebase,
   glob: glob,
   glob_file_search: glob,
+  find: glob,
   ls: list,
   list: list,
   list_dir: list,

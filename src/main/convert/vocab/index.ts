@@ -7,6 +7,8 @@ import { codexVocabulary } from './codex'
 import { devinVocabulary } from './devin'
 import { geminiVocabulary } from './gemini'
 import { kiloCodeVocabulary, opencodeVocabulary } from './opencode'
+import { piVocabulary } from './pi'
+import { qwenCodeVocabulary } from './qwen-code'
 
 /** Vocabularies of the agents Sepia can write. */
 export const VOCABULARIES: Partial<Record<AgentId, TargetVocabulary>> = {
@@ -17,4 +19,6 @@ export const VOCABULARIES: Partial<Record<AgentId, TargetVocabulary>> = {
   gemini: geminiVocabulary,
   opencode: opencodeVocabulary,
   'kilo-code': kiloCodeVocabulary,
+  'qwen-code': qwenCodeVocabulary,
+  pi: piVocabulary,
 }

@@ -4,6 +4,7 @@
  * else they become a short note in the text; unknown blocks keep their text or are dropped.
  */
 import type { ContentBlock, MessageNode } from '../../shared/ir'
+import { fileNote, imageNote } from '../convert-shared/notes'
 import type { TargetVocabulary } from './vocabulary'
 import type { WarningSink } from './warnings'
 
@@ -15,16 +16,6 @@ import type { WarningSink } from './warnings'
 export interface AdaptedContent {
   content: string
   blocks?: ContentBlock[]
-}
-
-/** Note written in place of an image the target cannot hold. */
-export function imageNote(b: Extract<ContentBlock, { type: 'image' }>): string {
-  return `[Image${b.mediaType ? ` (${b.mediaType})` : ''}${b.uri ? `: ${b.uri}` : ''}, not carried over]`
-}
-
-/** Note written in place of a file the target cannot hold. */
-export function fileNote(b: Extract<ContentBlock, { type: 'file' }>): string {
-  return `[Attached file${b.path ? ` ${b.path}` : ''}${b.mediaType ? ` (${b.mediaType})` : ''}, not carried over]`
 }
 
 /** Adapt `node`'s content for `vocab` (see the module comment); counts notes and drops in `sink`. */

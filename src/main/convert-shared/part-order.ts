@@ -75,6 +75,8 @@ export function assistantSegments(n: MessageNode): AssistantSegment[] {
   const out: AssistantSegment[] = []
   let cur: AssistantSegment = { thinking: false, blocks: [], calls: [] }
   for (const p of assistantParts(n)) {
+    // A block with nothing to write (a dropped block's empty place) starts no turn.
+    if (p.kind === 'block' && (p.block.type === 'text' || p.block.type === 'unknown') && !p.block.text) continue
     if (p.kind === 'call') cur.calls.push(p.call)
     else {
       if (cur.calls.length > 0) {

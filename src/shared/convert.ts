@@ -48,6 +48,8 @@ export type ConvertWarning =
   | { kind: 'result-moved'; count: number }
   /** Images the target cannot hold, written as a short note. */
   | { kind: 'image-as-note'; count: number }
+  /** Images whose data does not decode as base64 (a published copy with redacted runs): a note instead, never written (issue 14). */
+  | { kind: 'image-undecodable'; count: number }
   /** Attached files the target cannot hold, written as a short note. */
   | { kind: 'file-as-note'; count: number }
   /** Content blocks of a kind Sepia does not model, with no text to keep. */
@@ -105,6 +107,7 @@ export const WARNING_SEVERITY: Record<ConvertWarningKind, WarningSeverity> = {
   'unpaired-call-result-added': 'change',
   'result-moved': 'info',
   'image-as-note': 'loss',
+  'image-undecodable': 'loss',
   'file-as-note': 'loss',
   'block-dropped': 'loss',
   'event-dropped': 'info',
@@ -152,6 +155,7 @@ const DESCRIBE: Describers = {
     `${plural(w.count, 'tool call')} had no recorded result: a placeholder result was added, because the target drops a call without one.`,
   'result-moved': (w) => `${plural(w.count, 'tool result')} moved right after the call it answers.`,
   'image-as-note': (w) => `${plural(w.count, 'image')} replaced by a short note: the target cannot hold them.`,
+  'image-undecodable': (w) => `${plural(w.count, 'image')} replaced by a short note: the data does not decode as base64, and the target would stop on it.`,
   'file-as-note': (w) => `${plural(w.count, 'attached file')} replaced by a short note: the target cannot hold them.`,
   'block-dropped': (w) => `${plural(w.count, `"${w.blockType}" block`)} with no text left out.`,
   'event-dropped': (w) => `${plural(w.count, `${w.event} marker`)} left out (not a conversation turn).`,

@@ -1,9 +1,11 @@
 /**
  * Message content for a target: text stays text; images and files stay blocks where the target's
  * store holds them (Claude Code `image`/`document`, Cline `image`/`file`; `TargetVocabulary.blocks`),
- * else they become a short note in the text; unknown blocks keep their text or are dropped.
+ * else they become a short note in the text (so does an image whose data does not decode as base64:
+ * `image-undecodable`); unknown blocks keep their text or are dropped.
  */
 import type { ContentBlock, MessageNode } from '../../shared/ir'
+import { fileNote, imageNote } from '../convert-shared/notes'
 import type { TargetVocabulary } from './vocabulary'
 import type { WarningSink } from './warnings'
 
@@ -17,14 +19,12 @@ export interface AdaptedContent {
   blocks?: ContentBlock[]
 }
 
-/** Note written in place of an image the target cannot hold. */
-export function imageNote(b: Extract<ContentBlock, { type: 'image' }>): string {
-  return `[Image${b.mediaType ? ` (${b.mediaType})` : ''}${b.uri ? `: ${b.uri}` : ''}, not carried over]`
-}
-
-/** Note written in place of a file the target cannot hold. */
-export function fileNote(b: Extract<ContentBlock, { type: 'file' }>): string {
-  return `[Attached file${b.path ? ` ${b.path}` : ''}${b.mediaType ? ` (${b.mediaType})` : ''}, not carried over]`
+/**
+ * True when `data` decodes as base64 (strict: the base64 alphabet only, length a multiple of 4).
+ * Published copies of real sessions have runs of an image's payload replaced by `REDACTED`.
+ */
+export function isBase64(data: string): boolean {
+  return data.length % 4 === 0 && /^[A-Za-z0-9+/]*={0,2}$/.test(data)
 }
 
 /** Adapt `node`'s content for `vocab` (see the module comment); counts notes and drops in `sink`. */
@@ -46,8 +46,14 @@ export function adaptContent(node: MessageNode, vocab: TargetVocabulary, sink: W
         break
       case 'image':
         if (vocab.blocks.image && b.data && (node.role !== 'tool' || vocab.blocks.toolResultImages)) {
-          out.push(b)
-          kept = true
+          if (isBase64(b.data)) {
+            out.push(b)
+            kept = true
+          } else {
+            // OpenCode stops before any model request on such a data: URL (RESUME-MATRIX.md, 019ddeed → opencode).
+            text(imageNote(b))
+            sink.add({ kind: 'image-undecodable', count: 1 })
+          }
         } else {
           text(imageNote(b))
           sink.add({ kind: 'image-as-note', count: 1 })

@@ -116,3 +116,28 @@ describe('server-side tools', () => {
     expect(session.nodes[1]!.content.startsWith('[web_search run by the provider: "vitest 4"]')).toBe(true)
   })
 })
+
+describe('an image whose data does not decode (RESUME-MATRIX.md 019ddeed → opencode)', () => {
+  // The published public-real copy has runs of the payload replaced by "REDACTED"; OpenCode stops on such a data: URL.
+  const GOOD = 'iVBORw0KGgo='
+  const BAD = 'iVBORw0KGgoREDACTED'
+  function withImages(): Session {
+    const s = newSession('claude-code', 'src-img', 'test', ['/src/i.jsonl'])
+    const nodes: MessageNode[] = [
+      { nodeId: 'u1', role: 'user', content: 'look at these', blocks: [{ type: 'text', text: 'look at these' }, { type: 'image', mediaType: 'image/png', data: BAD }, { type: 'image', mediaType: 'image/png', data: GOOD }] },
+      { nodeId: 'a1', role: 'assistant', content: 'Two screenshots.' },
+    ]
+    nodes.forEach((n, i) => i > 0 && (n.parentNodeId = nodes[i - 1]!.nodeId))
+    return { ...s, workingDirectory: '/home/ana/src/app', nodes }
+  }
+
+  for (const id of ['opencode', 'cline', 'codex', 'claude-code']) {
+    it(`${id}: the undecodable one becomes a note with a warning, the good one stays`, () => {
+      const { session, warnings } = prepareForTarget(withImages(), targetProfile(AGENTS.find((a) => a.id === id)!), { textOnly: false })
+      const u = session.nodes[0]!
+      expect(u.blocks!.filter((b) => b.type === 'image').map((b) => (b as { data?: string }).data)).toEqual([GOOD])
+      expect(u.content).toContain('[Image (image/png), not carried over]')
+      expect(warnings).toContainEqual({ kind: 'image-undecodable', count: 1 })
+    })
+  }
+})

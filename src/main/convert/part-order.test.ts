@@ -6,8 +6,13 @@
  *
  * Real case: fixtures/public-real/claude-code entire-2141 (Claude Code 2.1.41), reply
  * `msg_01YSzBKLF2udDQf5ujPVoJHe` = [text, thinking, text, tool_use x4]. No licensed real file holds
- * [text, tool_use, text], so that shape is written here by hand, record per block as the CLI does.
+ * [text, tool_use, text], so that shape is written here by hand, record per block as the CLI does;
+ * nor a server tool's blocks (fixtures/public-real/claude-code holds only the `usage.server_tool_use`
+ * counters), so [server_tool_use web_search, web_search_tool_result, text] is hand-written too, in
+ * the Anthropic Messages API shape ("Server tools": `srvtoolu_` ids, a `web_search_result` list).
+ * Every writer is checked on both, on its store read raw (JSON lines, the messages file, SQLite rows).
  */
+import Database from 'better-sqlite3'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -52,12 +57,16 @@ function irOrder(s: Session, nodeId: string): string[] {
   return n.partOrder.map((p) => (p.part === 'thinking' ? 'thinking' : p.part === 'tool-call' ? 'tool_use' : n.blocks![p.index]!.type))
 }
 
-async function convert(session: Session, agent: 'claude-code' | 'codex'): Promise<string> {
+/** Convert `session` into a fresh home of `agent`; the result (files, new session id). */
+async function convertTo(session: Session, agent: string): Promise<{ files: string[]; sessionId: string }> {
   const home = mkdtempSync(join(tmpdir(), 'sepia-order-'))
   homes.push(home)
   const target = AGENTS.find((a) => a.id === agent)!
-  const r = await runConversion({ session, target, layout: await layoutForHome({ home }), textOnly: false, now: () => NOW, ctx: { now: () => NOW } as never })
-  return r.files.find((f) => f.endsWith('.jsonl'))!
+  return runConversion({ session, target, layout: await layoutForHome({ home }), textOnly: false, now: () => NOW, ctx: { now: () => NOW } as never })
+}
+
+async function convert(session: Session, agent: 'claude-code' | 'codex'): Promise<string> {
+  return (await convertTo(session, agent)).files.find((f) => f.endsWith('.jsonl'))!
 }
 
 /** The written Claude Code reply that holds the call `callId`: its block types. */
@@ -141,4 +150,133 @@ describe('reply [text, tool_use, text]', () => {
     const items = writtenCodexItems(out, 'list the files')
     expect(items.map((p) => (p.type === 'message' ? `message:${p.content[0].text}` : p.type))).toEqual(['message:Listing them first.', 'function_call', 'message:After that I will read the README.'])
   })
+})
+
+/** A hand-written Claude Code reply [server_tool_use web_search, web_search_tool_result, text] (three records, one message.id). */
+function searchHome(): { home: string; id: string } {
+  const home = mkdtempSync(join(tmpdir(), 'sepia-order-src-'))
+  homes.push(home)
+  const id = '5c1d9e2a-7b3f-4c6d-8e1a-2f4b6d8a0c13'
+  const dir = join(home, '.claude', 'projects', '-work-app')
+  mkdirSync(dir, { recursive: true })
+  const common = { sessionId: id, cwd: '/work/app', version: '2.1.41', userType: 'external', isSidechain: false }
+  const msg = (content: Rec[]): Rec => ({ id: 'msg_search1', type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content, stop_reason: null, usage: { input_tokens: 10, output_tokens: 20, server_tool_use: { web_search_requests: 1 } } })
+  const result = { type: 'web_search_tool_result', tool_use_id: 'srvtoolu_01Search', content: [{ type: 'web_search_result', url: 'https://nodejs.org/en/blog/release/v24.0.0', title: 'Node.js 24.0.0', encrypted_content: 'EqgfCioIARgB', page_age: '2025-05-06' }] }
+  const recs: Rec[] = [
+    { ...common, type: 'user', uuid: 'u1', parentUuid: null, timestamp: '2026-01-01T10:00:00.000Z', message: { role: 'user', content: 'what is new in node 24?' } },
+    { ...common, type: 'assistant', uuid: 's1', parentUuid: 'u1', timestamp: '2026-01-01T10:00:01.000Z', message: msg([{ type: 'server_tool_use', id: 'srvtoolu_01Search', name: 'web_search', input: { query: 'node 24 release notes' } }]) },
+    { ...common, type: 'assistant', uuid: 's2', parentUuid: 's1', timestamp: '2026-01-01T10:00:02.000Z', message: msg([result]) },
+    { ...common, type: 'assistant', uuid: 's3', parentUuid: 's2', timestamp: '2026-01-01T10:00:03.000Z', message: msg([{ type: 'text', text: 'Node 24 ships V8 13.6.' }]) },
+    { ...common, type: 'user', uuid: 'u2', parentUuid: 's3', timestamp: '2026-01-01T10:00:04.000Z', message: { role: 'user', content: 'thanks' } },
+  ]
+  writeFileSync(join(dir, `${id}.jsonl`), recs.map((r) => JSON.stringify(r)).join('\n') + '\n')
+  return { home, id }
+}
+
+type Rows = Record<string, unknown>[]
+function query(db: string, sql: string, ...args: unknown[]): Rows {
+  const d = new Database(db, { readonly: true })
+  try {
+    return d.prepare(sql).all(...args) as Rows
+  } finally {
+    d.close()
+  }
+}
+
+/**
+ * The assistant side of the written session as a flat list, read raw from the target's own store:
+ * `text:<text>` and `call:<id-or-name>` in store order, `|` between model turns (records, rows,
+ * messages) and `result:<id>` where a call's result is written as its own turn.
+ */
+function writtenFlow(agent: string, out: { files: string[]; sessionId: string }): string[] {
+  const flow: string[] = []
+  const text = (t: string): void => void (t.trim() !== '' && flow.push(`text:${t}`))
+  if (agent === 'cline') {
+    const file = out.files.find((f) => f.endsWith('.messages.json'))!
+    for (const m of (JSON.parse(readFileSync(file, 'utf8')) as Rec).messages as Rec[]) {
+      flow.push('|')
+      for (const b of m.content as Rec[]) {
+        if (b.type === 'text') text(b.text)
+        else if (b.type === 'tool_use') flow.push(`call:${b.name}`)
+        else if (b.type === 'tool_result') flow.push(`result:${b.name}`)
+      }
+    }
+  } else if (agent === 'gemini') {
+    const file = out.files.find((f) => /\.jsonl?$/.test(f))!
+    for (const r of records(file)) {
+      if (r.type !== 'gemini' && r.type !== 'user') continue
+      flow.push('|')
+      if (typeof r.content === 'string') text(r.content)
+      else for (const p of r.content as Rec[]) if (typeof p.text === 'string' && !p.thought) text(p.text)
+      for (const c of (r.toolCalls ?? []) as Rec[]) flow.push(`call:${c.name}`)
+    }
+  } else if (agent === 'opencode' || agent === 'kilo-code') {
+    const db = out.files.find((f) => f.endsWith('.db'))!
+    const rows = query(db, 'SELECT m.data AS m, p.data AS p FROM part p JOIN message m ON m.id = p.message_id WHERE p.session_id = ? ORDER BY p.message_id, p.id', out.sessionId)
+    let last: unknown
+    for (const row of rows) {
+      if (row.m !== last) flow.push('|')
+      last = row.m
+      const p = JSON.parse(String(row.p)) as Rec
+      if (p.type === 'text') text(p.text)
+      else if (p.type === 'tool') flow.push(`call:${p.tool}`)
+    }
+  } else if (agent === 'devin') {
+    const db = out.files.find((f) => f.endsWith('.db'))!
+    for (const row of query(db, 'SELECT chat_message FROM message_nodes WHERE session_id = ? ORDER BY node_id', out.sessionId)) {
+      const m = JSON.parse(String(row.chat_message)) as Rec
+      flow.push('|')
+      if (m.role === 'tool') {
+        flow.push(`result:${m.tool_call_id}`)
+        continue
+      }
+      text(m.content)
+      for (const c of (m.tool_calls ?? []) as Rec[]) flow.push(`call:${c.name}`)
+    }
+  } else throw new Error(`no raw reader for ${agent}`)
+  return flow
+}
+
+describe('every other writer keeps the parts\' order, read raw from its store', () => {
+  // [text, tool_use, text] in each target's own shape: one message for Cline and OpenCode/Kilo
+  // (ordered blocks, ordered parts), consecutive model turns for Gemini CLI and Devin.
+  const interleaved: Record<string, (f: string[]) => void> = {
+    cline: (f) => expect(f.slice(f.indexOf('text:Listing them first.'), f.indexOf('text:After that I will read the README.') + 1)).toEqual(['text:Listing them first.', 'call:run_commands', 'text:After that I will read the README.']),
+    opencode: (f) => expect(f.slice(f.indexOf('text:Listing them first.'), f.indexOf('text:After that I will read the README.') + 1)).toEqual(['text:Listing them first.', 'call:bash', 'text:After that I will read the README.']),
+    'kilo-code': (f) => expect(f.slice(f.indexOf('text:Listing them first.'), f.indexOf('text:After that I will read the README.') + 1)).toEqual(['text:Listing them first.', 'call:bash', 'text:After that I will read the README.']),
+    gemini: (f) => expect(f.slice(f.indexOf('text:Listing them first.'), f.indexOf('text:After that I will read the README.') + 1)).toEqual(['text:Listing them first.', 'call:run_shell_command', '|', 'text:After that I will read the README.']),
+    devin: (f) => expect(f.slice(f.indexOf('text:Listing them first.'), f.indexOf('text:After that I will read the README.') + 1)).toEqual(['text:Listing them first.', 'call:exec', '|', 'result:toolu_order1', '|', 'text:After that I will read the README.']),
+  }
+  for (const [agent, check] of Object.entries(interleaved)) {
+    it(`Claude Code [text, tool_use, text] -> ${agent}`, async () => {
+      const { home, id } = interleavedHome()
+      const flow = writtenFlow(agent, await convertTo((await readHome(home)).byId(id), agent))
+      check(flow)
+      // The turn after the result is the model's "Two entries.", never before the call.
+      expect(flow.indexOf('text:Two entries.')).toBeGreaterThan(flow.indexOf('text:After that I will read the README.'))
+    })
+  }
+
+  for (const agent of ['cline', 'opencode', 'kilo-code', 'gemini', 'devin', 'claude-code', 'codex']) {
+    it(`Claude Code [server_tool_use web_search, web_search_tool_result, text] -> ${agent}: the search, then the answer, no client call`, async () => {
+      const { home, id } = searchHome()
+      const out = await convertTo((await readHome(home)).byId(id), agent)
+      let flow: string[]
+      if (agent === 'claude-code') {
+        const file = out.files.find((f) => f.endsWith('.jsonl'))!
+        flow = records(file).filter((r) => r.type === 'assistant').flatMap((r) => (r.message.content as Rec[]).map((b) => (b.type === 'text' ? `text:${b.text}` : `call:${b.name}`)))
+      } else if (agent === 'codex') {
+        const file = out.files.find((f) => f.endsWith('.jsonl'))!
+        flow = writtenCodexItems(file, 'what is new in node 24').map((p) => (p.type === 'message' ? `text:${p.content[0].text}` : `call:${p.name ?? p.type}`))
+      } else flow = writtenFlow(agent, out)
+      expect(flow.filter((x) => x.startsWith('call:') || x.startsWith('result:'))).toEqual([])
+      const marker = flow.findIndex((x) => x.startsWith('text:[web_search run by the provider: "node 24 release notes"]'))
+      expect(marker).toBeGreaterThanOrEqual(0)
+      const answer = flow.findIndex((x) => x.endsWith('Node 24 ships V8 13.6.'))
+      expect(answer).toBeGreaterThanOrEqual(marker)
+      // The message ends on the answer, not on the search.
+      const replies = flow.filter((x) => x.startsWith('text:') && x !== 'text:thanks' && x !== 'text:what is new in node 24?')
+      expect(replies.at(-1)?.endsWith('Node 24 ships V8 13.6.')).toBe(true)
+    })
+  }
 })

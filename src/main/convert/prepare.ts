@@ -247,6 +247,9 @@ function serverCallsAsText(item: Extract<Item, { type: 'calls' }>, session: Sess
       return { part: 'block', index: blocks.length - 1 }
     })
     node.blocks = blocks
+  } else if (node.blocks) {
+    // A node that keeps blocks (an image) writes them, not `content`: the markers lead them too.
+    node.blocks = [...markers.map((text) => ({ type: 'text' as const, text })), ...node.blocks]
   }
   const pairs = item.pairs.filter((p) => !server.includes(p))
   if (pairs.length > 0) return { type: 'calls', node, pairs }

@@ -10,6 +10,7 @@
  */
 import type { ProviderFamily } from '../../shared/convert'
 import type { AgentId, MessageNode, Session } from '../../shared/ir'
+import { familyOfModel } from '../convert-shared/model-family'
 
 /** Families of agents that seal thinking with their own scheme or use one provider only. */
 const AGENT_FAMILY: Partial<Record<AgentId, ProviderFamily>> = {
@@ -23,16 +24,6 @@ const AGENT_FAMILY: Partial<Record<AgentId, ProviderFamily>> = {
 
 /** Agents whose signatures are their own scheme whatever the model (Devin `sealed.v1`, Cursor redacted blobs). */
 const OWN_SEAL = new Set<AgentId>(['devin', 'cursor', 'cursor-agent'])
-
-/** The provider family of a model name (`claude-…` → anthropic, `gpt-…`/`o3` → openai, `gemini-…` → google). */
-export function familyOfModel(model: string | undefined): ProviderFamily | undefined {
-  if (!model) return undefined
-  const m = model.toLowerCase()
-  if (/claude|anthropic|opus|sonnet|haiku/.test(m)) return 'anthropic'
-  if (/gemini|google/.test(m)) return 'google'
-  if (/(^|[/:])(gpt|o\d|codex|openai|chatgpt)/.test(m)) return 'openai'
-  return undefined
-}
 
 /** The family whose API sealed this node's thinking. */
 export function sealFamily(node: MessageNode, session: Session): ProviderFamily {

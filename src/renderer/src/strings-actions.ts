@@ -62,6 +62,7 @@ export const actionStrings = {
       'tool-split': (w) => trn('convert.warningPlain.tool-split', w.count, { name: w.name, into: count(w.into) }),
       'tools-as-text': (w) => trn('convert.warningPlain.tools-as-text', w.count),
       'image-as-note': (w) => trn('convert.warningPlain.image-as-note', w.count),
+      'image-undecodable': (w) => trn('convert.warningPlain.image-undecodable', w.count),
       'file-as-note': (w) => trn('convert.warningPlain.file-as-note', w.count),
       'injected-context-dropped': (w) => trn('convert.warningPlain.injected-context-dropped', w.count),
       'system-message-dropped': (w) => trn('convert.warningPlain.system-message-dropped', w.count),

@@ -25,6 +25,7 @@ import { SepiaError } from '../../../shared/api'
 import { type ConvertWarning, quoteArg } from '../../../shared/convert'
 import type { ContentBlock, MessageNode, Session, ToolCall } from '../../../shared/ir'
 import { FileTransaction } from '../../convert/atomic'
+import { assistantParts } from '../../convert-shared/part-order'
 import type { WriteOptions, WriteResult } from '../types'
 
 /** Longest project folder name before the hash suffix (Claude Code's rule). */
@@ -87,7 +88,7 @@ function usageOf(n: MessageNode): Json | undefined {
 
 /**
  * An assistant message's content blocks: thinking, text/blocks, tool_use, or, when the node keeps
- * its parts' order (`partOrder`, issue 14), in that order; parts it does not name come last.
+ * its parts' order (`partOrder`, issue 14), in that order (`assistantParts`, convert-shared/part-order.ts).
  */
 function assistantContent(n: MessageNode): Json[] {
   const thinking = (): Json | undefined => {
@@ -97,38 +98,10 @@ function assistantContent(n: MessageNode): Json[] {
   }
   const toolUse = (c: ToolCall): Json => ({ type: 'tool_use', id: c.id, name: c.name, input: c.arguments ?? {} })
   const out: Json[] = []
-  const push = (b: Json | undefined): void => void (b && out.push(b))
-  if (n.partOrder && n.blocks) {
-    const calls = new Set<ToolCall>()
-    const blocks = new Set<number>()
-    let thought = false
-    for (const p of n.partOrder) {
-      if (p.part === 'thinking') {
-        if (!thought) push(thinking())
-        thought = true
-      } else if (p.part === 'block') {
-        const b = n.blocks[p.index]
-        if (b && !blocks.has(p.index)) push(anthropicBlock(b))
-        blocks.add(p.index)
-      } else {
-        // A call split by conversion keeps the source id on its first part (`<id>_2`... after it).
-        for (const c of n.toolCalls ?? []) {
-          if (calls.has(c) || !(c.id === p.id || c.id.startsWith(`${p.id}_`))) continue
-          calls.add(c)
-          out.push(toolUse(c))
-        }
-      }
-    }
-    const seal = thought ? undefined : thinking()
-    if (seal) out.unshift(seal)
-    n.blocks.forEach((b, i) => !blocks.has(i) && push(anthropicBlock(b)))
-    for (const c of n.toolCalls ?? []) if (!calls.has(c)) out.push(toolUse(c))
-    return out
+  for (const p of assistantParts(n)) {
+    const b = p.kind === 'thinking' ? thinking() : p.kind === 'block' ? anthropicBlock(p.block) : toolUse(p.call)
+    if (b) out.push(b)
   }
-  push(thinking())
-  if (n.blocks) out.push(...n.blocks.map(anthropicBlock).filter((x): x is Json => x !== undefined))
-  else if (n.content !== '') out.push({ type: 'text', text: n.content })
-  for (const c of n.toolCalls ?? []) out.push(toolUse(c))
   return out
 }
 

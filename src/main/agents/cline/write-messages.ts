@@ -9,11 +9,13 @@
  * are user messages; one user message holds the results of one assistant turn), `image{data,
  * mediaType}`, `file{path, content}`. The first user text is written as is: the CLI wraps prompts it
  * receives in `<user_input mode="act">`, but an unwrapped text resumes the same
- * (fixtures/real/cline/handwritten/06).
+ * (fixtures/real/cline/handwritten/06). An assistant message's blocks follow its parts' order
+ * (`partOrder`, issue 14): [text, tool_use, text] stays so.
  */
 import { randomBytes } from 'node:crypto'
 import type { ContentBlock, MessageNode } from '../../../shared/ir'
-import { familyOfModel } from '../../convert/thinking'
+import { familyOfModel } from '../../convert-shared/model-family'
+import { assistantParts } from '../../convert-shared/part-order'
 
 type Json = Record<string, unknown>
 
@@ -115,14 +117,23 @@ export function* toClineMessages(nodes: readonly MessageNode[], options: ClineMe
     }
     yield* flush()
     if (n.role === 'assistant') {
+      // One block per part, in the parts' order (`assistantParts`): Cline keeps an assistant turn's
+      // parts in the order the model streamed them (@cline/agents agent-runtime.ts `sequence`) and maps
+      // stored blocks to parts one for one (@cline/core runtime/config/agent-message-codec.ts
+      // `contentBlockToAgentPart`; cline/cline 21cb8d2525).
       const content: Json[] = []
-      if (n.thinkingSignature !== undefined) {
-        content.push(n.metadata?.redactedThinking === true ? { type: 'redacted_thinking', data: n.thinkingSignature } : { type: 'thinking', thinking: n.thinking ?? '', signature: n.thinkingSignature })
-      }
-      content.push(...contentBlocks(n))
-      for (const c of n.toolCalls ?? []) {
-        calls.set(c.id, { name: c.name, input: c.arguments })
-        content.push({ type: 'tool_use', id: c.id, name: c.name, input: c.arguments ?? {} })
+      for (const p of assistantParts(n)) {
+        if (p.kind === 'thinking') {
+          if (n.thinkingSignature === undefined) continue
+          content.push(n.metadata?.redactedThinking === true ? { type: 'redacted_thinking', data: n.thinkingSignature } : { type: 'thinking', thinking: n.thinking ?? '', signature: n.thinkingSignature })
+        } else if (p.kind === 'block') {
+          const b = block(p.block)
+          if (b) content.push(b)
+        } else {
+          const c = p.call
+          calls.set(c.id, { name: c.name, input: c.arguments })
+          content.push({ type: 'tool_use', id: c.id, name: c.name, input: c.arguments ?? {} })
+        }
       }
       const m: Json = { id: id(), role: 'assistant', content, ts }
       if (n.model) m.modelInfo = { id: n.model, provider: options.providerOf(n.model) }

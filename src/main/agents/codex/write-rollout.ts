@@ -29,7 +29,8 @@
  * resumes and appends to as such.
  */
 import type { ContentBlock, MessageNode, Session, ToolCall, Usage } from '../../../shared/ir'
-import { imageNote } from '../../convert/content'
+import { imageNote } from '../../convert-shared/notes'
+import { assistantTextRuns } from '../../convert-shared/part-order'
 
 type Json = Record<string, unknown>
 
@@ -108,41 +109,11 @@ function isCustom(c: ToolCall): c is ToolCall & { arguments: { input: string } }
  * An assistant node's text and calls in the order they are written: its text, then its calls; or,
  * when it keeps its parts' order (`partOrder`, issue 14), each run of text blocks (joined by blank
  * lines) and each call where the source had it (a call split by conversion, `<id>_2`..., follows
- * its first part); parts it does not name come last. Thinking is written before (a `reasoning` item).
+ * its first part; `assistantTextRuns`, convert-shared/part-order.ts). Thinking is written before (a `reasoning` item).
  */
 function orderedParts(n: MessageNode): ({ kind: 'text'; text: string } | { kind: 'call'; call: ToolCall })[] {
-  const calls = n.toolCalls ?? []
-  if (!n.partOrder || !n.blocks) return [{ kind: 'text' as const, text: n.content }, ...calls.map((call) => ({ kind: 'call' as const, call }))]
-  const out: ({ kind: 'text'; text: string } | { kind: 'call'; call: ToolCall })[] = []
-  const usedCalls = new Set<ToolCall>()
-  const usedBlocks = new Set<number>()
-  let run: string[] = []
-  const flush = (): void => {
-    if (run.length) out.push({ kind: 'text', text: run.join('\n\n') })
-    run = []
-  }
-  const textOfBlock = (i: number): void => {
-    const b = n.blocks![i]
-    usedBlocks.add(i)
-    if (b?.type === 'text' && b.text !== '') run.push(b.text)
-    else if (b?.type === 'unknown' && b.text) run.push(b.text)
-  }
-  for (const p of n.partOrder) {
-    if (p.part === 'block') {
-      if (!usedBlocks.has(p.index)) textOfBlock(p.index)
-    } else if (p.part === 'tool-call') {
-      for (const c of calls) {
-        if (usedCalls.has(c) || !(c.id === p.id || c.id.startsWith(`${p.id}_`))) continue
-        flush()
-        usedCalls.add(c)
-        out.push({ kind: 'call', call: c })
-      }
-    }
-  }
-  n.blocks.forEach((_b, i) => !usedBlocks.has(i) && textOfBlock(i))
-  flush()
-  for (const c of calls) if (!usedCalls.has(c)) out.push({ kind: 'call', call: c })
-  return out
+  if (!n.partOrder || !n.blocks) return [{ kind: 'text' as const, text: n.content }, ...(n.toolCalls ?? []).map((call) => ({ kind: 'call' as const, call }))]
+  return assistantTextRuns(n).filter((p) => p.kind !== 'thinking')
 }
 
 /**

@@ -20,10 +20,15 @@
  *   `chisel/tool_call_content` and in `tool_call_state.tool_call_json`, and its final
  *   ToolCallUpdate (`completed` / `failed`) in `tool_call_update_json` (C5: the only reliable
  *   record of the outcome); `_meta` holds `cognition.ai/cwd` and `cognition.ai/inferenceToolName`.
+ * - an assistant node keeps its parts' order (`partOrder`, issue 14): a `chat_message` is
+ *   OpenAI-shaped (`content`, then `tool_calls`; C4), so [text, call, text] becomes an assistant row
+ *   {text, [call]}, the call's tool row, then an assistant row {text} (`splitAssistantTurns`): a
+ *   model turn after a tool result, as any other.
  * Each node is written once: Devin's rendered/unrendered twins (seed 002 "Format surprises") are
  * never produced (prepare.ts folded any the source had).
  */
 import type { ContentBlock, MessageNode, ToolCall, ToolKind } from '../../../shared/ir'
+import { splitAssistantTurns } from '../../convert-shared/part-order'
 import { toolKind } from '../../ir/toolkind'
 
 type Json = Record<string, unknown>
@@ -166,7 +171,10 @@ export function chatMessage(n: MessageNode, messageId: string, atIso: string, cw
 }
 
 /** Build every row of `nodes` (a prepared, linear session; see the module comment). */
-export function devinRows(nodes: MessageNode[], ctx: RowContext): DevinRows {
+export function devinRows(prepared: MessageNode[], ctx: RowContext): DevinRows {
+  // One row per model turn: `chat_message` holds `content`, then `tool_calls`, so text after a call
+  // starts the next assistant row, after the results (see the module comment).
+  const nodes = splitAssistantTurns(prepared)
   const out: DevinRows = { nodes: [], toolStates: [], prompts: [], head: null, lastMs: ctx.startMs }
   const calls = new Map<string, ToolCall>()
   const results = new Map<string, boolean>()

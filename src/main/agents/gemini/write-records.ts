@@ -16,10 +16,17 @@
  *   the text, then the `functionCall`s (when content holds a thought or call part the CLI sends
  *   the parts as they are and adds no calls from `toolCalls`), the `thoughtSignature` on the first
  *   `functionCall` part (where Gemini returns it, README "The scenarios"), else on the last part;
+ * - an assistant node keeps its parts' order (`partOrder`, issue 14). Gemini CLI records one `gemini`
+ *   record per model response, `content` (its text) then `toolCalls` (core/geminiChat.ts records
+ *   `content: responseText`; services/chatRecordingService.ts `recordToolCalls` adds the calls to
+ *   that record; google-gemini/gemini-cli 5411f113ca), so a record cannot put text after its calls:
+ *   [text, call, text] becomes {text, [call]} then {text} (`splitAssistantTurns`), which the CLI
+ *   replays as model [text, call], user [result], model [text];
  * - images and text files: `inlineData{mimeType, data}` parts; text parts after the first start
  *   with a blank line, so the joined text is the node's `content` (the CLI joins parts as they are).
  */
 import type { ContentBlock, MessageNode, Session } from '../../../shared/ir'
+import { splitAssistantTurns } from '../../convert-shared/part-order'
 
 type Json = Record<string, unknown>
 
@@ -102,7 +109,8 @@ function assistantRecord(n: MessageNode, results: MessageNode[], base: Json, mod
  * `start` is the time of a message without one (ms since epoch).
  */
 export function* messageRecords(session: Session, newId: () => string, start: number): Generator<Json> {
-  const nodes = session.nodes
+  // One record per model turn: text after a call starts the next record (see the module comment).
+  const nodes = splitAssistantTurns(session.nodes)
   let last = start
   for (let i = 0; i < nodes.length; i++) {
     const n = nodes[i]!

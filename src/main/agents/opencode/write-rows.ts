@@ -10,14 +10,18 @@
  *   completed}, finish}` with a `text` part and one `tool` part per call `{callID, tool,
  *   state{status:"completed", input, output, metadata, title, time{start, end}}}` (a failed call:
  *   `state{status:"error", input, error, time}`); the call's result lives in its part, so the tool
- *   nodes that follow an assistant node fill its parts.
+ *   nodes that follow an assistant node fill its parts. The parts follow the node's parts' order
+ *   (`partOrder`, issue 14: [text, tool, text] stays so; anomalyco/opencode
+ *   packages/opencode/src/session/message-v2.ts at 007a9409: parts are read back ordered by id and
+ *   replayed in that order).
  * Ids sort by time (`Identifier.ascending`): the CLI orders messages and parts by id and decides
  * whether the newest user message has been answered by comparing ids, so the ids are made in row
  * order by the caller (`write.ts`: at the time of writing, below any id the CLI makes afterwards);
  * the rows' times come from the nodes, never going back and never past the time of writing.
  */
-import type { MessageNode, Usage } from '../../../shared/ir'
-import { familyOfModel } from '../../convert/thinking'
+import type { MessageNode, ToolCall, Usage } from '../../../shared/ir'
+import { familyOfModel } from '../../convert-shared/model-family'
+import { assistantTextRuns } from '../../convert-shared/part-order'
 
 type Json = Record<string, unknown>
 
@@ -116,7 +120,7 @@ export function familyRows(nodes: readonly MessageNode[], ctx: RowContext): { me
       const model = n.model ?? ctx.sessionModel ?? 'unknown'
       const calls = n.toolCalls ?? []
       let completed = ms
-      const toolParts: Json[] = []
+      const toolParts = new Map<ToolCall, Json>()
       for (const c of calls) {
         const r = results.get(c.id)
         const end = Math.max(ms, Math.min(ctx.now, r?.createdAt ?? ms))
@@ -126,7 +130,7 @@ export function familyRows(nodes: readonly MessageNode[], ctx: RowContext): { me
         const state: Json = r?.isError
           ? { status: 'error', input, error: r.content, time }
           : { status: 'completed', input, output: r?.content ?? '', metadata: c.name === 'bash' ? { output: r?.content ?? '', truncated: false } : { truncated: false }, title: toolTitle(c.name, input), time }
-        toolParts.push({ type: 'tool', callID: c.id, tool: c.name, state })
+        toolParts.set(c, { type: 'tool', callID: c.id, tool: c.name, state })
       }
       const data: Json = {
         parentID,
@@ -142,11 +146,16 @@ export function familyRows(nodes: readonly MessageNode[], ctx: RowContext): { me
         finish: calls.length ? 'tool-calls' : 'stop',
       }
       const id = addMessage(ms, data)
-      if (n.thinking && n.thinkingSignature !== undefined) {
-        addPart(id, ms, { type: 'reasoning', text: n.thinking, metadata: { [providerIdOf(model)]: { signature: n.thinkingSignature } }, time: { start: ms, end: ms } })
+      // Parts in the node's order (`assistantTextRuns`): the CLI replays a message's parts ordered by
+      // id (message-v2.ts `hydrate`: `orderBy(message_id, id)`; `toModelMessages` keeps that order).
+      for (const p of assistantTextRuns(n)) {
+        if (p.kind === 'thinking') {
+          if (n.thinking && n.thinkingSignature !== undefined) {
+            addPart(id, ms, { type: 'reasoning', text: n.thinking, metadata: { [providerIdOf(model)]: { signature: n.thinkingSignature } }, time: { start: ms, end: ms } })
+          }
+        } else if (p.kind === 'text') addPart(id, ms, { type: 'text', text: p.text, time: { start: ms, end: ms } })
+        else addPart(id, ms, toolParts.get(p.call)!)
       }
-      if (n.content !== '') addPart(id, ms, { type: 'text', text: n.content, time: { start: ms, end: ms } })
-      for (const p of toolParts) addPart(id, ms, p)
       at(completed)
     }
   }

@@ -8,7 +8,7 @@
  * - user: `{role: "user", content: [{type: "text", text} | {type: "image", data, mimeType}],
  *   timestamp (ms)}`;
  * - assistant: `{role: "assistant", content: [{type: "text", text} | {type: "toolCall", id, name,
- *   arguments}] (in the node's part order, ordered-parts.ts), api, provider, model, usage{input,
+ *   arguments}] (in the node's part order, convert-shared/part-order.ts), api, provider, model, usage{input,
  *   output, cacheRead, cacheWrite, totalTokens, cost{input, output, cacheRead, cacheWrite, total}},
  *   stopReason: "toolUse" | "stop", timestamp}`. `usage` is always written (Pi sums it for its
  *   footer); counts the node lacks are 0; `cost.total` is the node's cost in US dollars (0, Pi's "no
@@ -22,7 +22,7 @@
  * - the title: `{type: "session_info", ..., name}` last.
  */
 import type { ContentBlock, MessageNode, Session } from '../../../shared/ir'
-import { orderedParts } from '../../convert/ordered-parts'
+import { assistantParts } from '../../convert-shared/part-order'
 
 type Json = Record<string, unknown>
 
@@ -54,7 +54,9 @@ function usageOf(n: MessageNode): Json {
 /** The content of an assistant node: text and `toolCall` blocks in the node's order. */
 function assistantContent(n: MessageNode): Json[] {
   const out: Json[] = []
-  for (const p of orderedParts(n)) {
+  // Thinking is not written: these targets take none (provider family `any`, convert/thinking.ts).
+  for (const p of assistantParts(n)) {
+    if (p.kind === 'thinking') continue
     if (p.kind === 'call') out.push({ type: 'toolCall', id: p.call.id, name: p.call.name, arguments: p.call.arguments ?? {} })
     else {
       const b = piBlock(p.block)

@@ -6,7 +6,7 @@
  *   `parentUuid` the record before (`null` for the first): one linear chain;
  * - user: `message: {role: "user", parts}`;
  * - assistant: `message: {role: "model", parts}` with text parts and one `functionCall{id, name,
- *   args}` part per call, in the node's part order (`partOrder`, `ordered-parts.ts`); `model`;
+ *   args}` part per call, in the node's part order (`partOrder`, `../../convert-shared/part-order.ts`); `model`;
  *   `usageMetadata{candidatesTokenCount, thoughtsTokenCount, promptTokenCount,
  *   cachedContentTokenCount, totalTokenCount}` from what the node has;
  * - tool result: one `tool_result` record per call, `message: {role: "user", parts:
@@ -23,7 +23,7 @@
  * blank line (the same rule: the reader joins parts as they are).
  */
 import type { ContentBlock, MessageNode, Session } from '../../../shared/ir'
-import { orderedParts } from '../../convert/ordered-parts'
+import { assistantParts } from '../../convert-shared/part-order'
 import { partsOfBlocks } from '../gemini/write-records'
 
 type Json = Record<string, unknown>
@@ -73,7 +73,9 @@ export function usageMetadataOf(n: MessageNode): Json | undefined {
 function modelParts(n: MessageNode): Json[] {
   const state = { text: false }
   const out: Json[] = []
-  for (const p of orderedParts(n)) {
+  // Thinking is not written: these targets take none (provider family `any`, convert/thinking.ts).
+  for (const p of assistantParts(n)) {
+    if (p.kind === 'thinking') continue
     if (p.kind === 'call') out.push({ functionCall: { id: p.call.id, name: p.call.name, args: p.call.arguments ?? {} } })
     else out.push(...partsOf([p.block], state))
   }

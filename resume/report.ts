@@ -31,7 +31,7 @@ export const RUN_NOTES: readonly string[] = [
     'Kilo Code `@kilocode/cli@7.7.7` (019f80ed, and 019ddeed again: load 13 to 17), OpenCode `opencode-ai@1.18.33` (5: the four public-real Claude Code sessions that ' +
     'had timed out at 240 s under load 30 passed in 41 to 99 s at load 13 to 17 with the load-scaled timeout; 019ddeed stops on its image).',
   '2026-12-02, Qwen Code and Pi: `--targets qwen-code,pi` (every source; load about 4; the public-real Claude Code home then held 43 sessions, the older columns ran on 38), ' +
-    'the three sessions without turns into Qwen Code again with `--only-failed` once the check knew its "No saved session found", then `--sources qwen-code,pi` (every target).',
+    'the three sessions without turns into Qwen Code again with `--only-failed` once the check knew its "No saved session found", then `--sources qwen-code,pi` (every target), then `--targets pi` again once the Pi writer kept the cost (every source passed).',
 ]
 
 /** Why a cell is empty or cannot pass, by `source>target` (or `source>*`). */

@@ -183,15 +183,20 @@ describe.skipIf(skip !== undefined)('keyboard, focus and theme', { timeout: 120_
     expect(await about.locator('[data-testid="about-agent"][data-agent="claude-code"] td').first().innerText()).toBe('6')
     await page.keyboard.press('Escape')
     await expect.poll(() => about.isVisible()).toBe(false)
+    // Closing gives focus back to where it was; wait for that before moving it (under load the
+    // give-back could land after the focus below, and Enter would then go to the filter).
+    await expect.poll(focused).toBe('filter')
 
     await page.getByTestId('about-button').focus()
+    await expect.poll(focused).toBe('about-button')
     await page.keyboard.press('Enter')
     await expect.poll(() => about.isVisible()).toBe(true)
     await page.keyboard.press('Escape')
     await expect.poll(() => about.isVisible()).toBe(false)
-    expect(await focused()).toBe('about-button')
+    await expect.poll(focused).toBe('about-button')
 
     await page.getByTestId('open-folder').focus()
+    await expect.poll(focused).toBe('open-folder')
     await page.keyboard.press('Enter')
     const dialog = page.getByTestId('open-folder-dialog')
     await expect.poll(() => dialog.isVisible()).toBe(true)

@@ -204,6 +204,10 @@ export async function runFuzz(opts: FuzzOptions = {}): Promise<FuzzReport> {
     let lock: Database.Database | undefined
     try {
       let broken = false
+      // A text file cut right after a newline is an older, valid state of an append-only log
+      // (Aider's chat history holds many sessions appended in order): the sessions after the cut
+      // were never written as far as the file can tell, so their absence is not a silent drop.
+      let cleanCut = false
       if (kind === 'fifo') {
         rmSync(t.file)
         execFileSync('mkfifo', [t.file])
@@ -217,7 +221,9 @@ export async function runFuzz(opts: FuzzOptions = {}): Promise<FuzzReport> {
       } else if (sqlite && rand() < 0.6) {
         if (!mutateSqliteCell(t.file, kind, rand)) continue
       } else {
-        writeFileSync(t.file, mutateBytes(original, kind, rand, t.file.endsWith('.jsonl')))
+        const mutated = mutateBytes(original, kind, rand, t.file.endsWith('.jsonl'))
+        cleanCut = kind === 'truncate' && !sqlite && mutated.length > 0 && mutated[mutated.length - 1] === 0x0a
+        writeFileSync(t.file, mutated)
         broken = t.primary && brokenJson(t.file, readFileSync(t.file))
       }
       const answer = await reader.read(t.agent, t.home, fileMs, full ? undefined : [t.file])
@@ -253,7 +259,7 @@ export async function runFuzz(opts: FuzzOptions = {}): Promise<FuzzReport> {
       const before = new Set([...t.baseline.sessions, ...t.baseline.discovered])
       const renamed = new Set([...loaded, ...found].filter((id) => !before.has(id))).size
       const dropped = missing.slice(Math.min(renamed, missing.length))
-      if (dropped.length && !named) report.silentDrops.push(`${where}: ${dropped.length} session(s) gone with no diagnostic naming the file, e.g. ${dropped.slice(0, 3).join(', ')}`)
+      if (dropped.length && !named && !cleanCut) report.silentDrops.push(`${where}: ${dropped.length} session(s) gone with no diagnostic naming the file, e.g. ${dropped.slice(0, 3).join(', ')}`)
       // `SEPIA_FUZZ_KEEP=<dir>`: keep each silently dropping input (case number, file) for replay.
       if (dropped.length && !named && process.env.SEPIA_FUZZ_KEEP) {
         const keep = join(process.env.SEPIA_FUZZ_KEEP, `case-${report.cases}`, relative(t.home, t.file))

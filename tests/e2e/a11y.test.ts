@@ -133,12 +133,20 @@ describe.skipIf(skip !== undefined).each(['light', 'dark'] as const)('accessibil
   })
 
   it('a folder dropped in browser mode: the notice says to use Open folder', async () => {
-    await page.evaluate(() => {
-      const dt = new DataTransfer()
-      dt.items.add(new File(['x'], 'home'))
-      window.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }))
-    })
-    await page.getByTestId('notice').waitFor()
+    // The app takes no drop while a dialog is open or the library is (re)loading: drop again until
+    // one is taken (each try is a new drop, as a user would do).
+    const drop = (): Promise<void> =>
+      page.evaluate(() => {
+        const dt = new DataTransfer()
+        dt.items.add(new File(['x'], 'home'))
+        window.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }))
+      })
+    await expect
+      .poll(async () => {
+        await drop()
+        return page.getByTestId('notice').isVisible()
+      }, { timeout: 30_000 })
+      .toBe(true)
     await expectClean('drop-notice')
     await page.getByTestId('notice').getByRole('button', { name: 'Dismiss' }).click()
   })

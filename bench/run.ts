@@ -21,6 +21,10 @@
  * 7. the catalog's size on disk next to the corpus's;
  * 8. peers: `ccusage daily --json --offline` (node_modules/.bin/ccusage) against a warm
  *    `sepia usage --by day --json --agent claude-code`; token totals compared (`--skip-ccusage`);
+ * 8b. the local viewers a user would pick instead (bench/peers.ts: `@cookielab.io/klovi`,
+ *    `claude-run`, installed from npm on first use outside the project), offline on loopback over
+ *    the same home, next to the warm built `sepia serve`: start to sessions listed, opening the
+ *    large session, peak RSS (`--skip-peers`);
  * 9. with `--huge-gb N`: one N GB Claude Code session (bench/huge.ts): cold `sepia list --json` and
  *    cold `sepia usage --json`, each with a fresh data folder: time and peak RSS;
  * 10. the renderer (bench/renderer.ts): one ~200 MB Claude Code session (`--renderer-mb N`) served by
@@ -32,7 +36,7 @@
  * `<dir>/renderer-scroll.cpuprofile`); `--only idle` runs the idle measurement alone on a fresh
  * `sepia serve` over the kept catalog (bench/idle.ts; `--idle-sec N`, `--cpu-prof` profiles the
  * server — the profiler's sampling thread itself costs ~4% of a core, so read the CPU figure from a
- * run without it).
+ * run without it). `--only peers` runs step 8b alone on the kept corpus (the catalog warmed first).
  *
  * Every child's peak RSS comes from `/usr/bin/time -f %M` when it exists. The load average
  * (`/proc/loadavg`) is read at the start and the end, with the other processes using the CPU
@@ -48,6 +52,7 @@ import { join } from 'node:path'
 import { writeCorpus, type CorpusInfo } from './corpus'
 import { runHugeBench } from './huge'
 import { runIdleBench } from './idle'
+import { runPeersBench, type PeerResult } from './peers'
 import { runRendererBench, type RendererResult } from './renderer'
 
 const argv = process.argv.slice(2)
@@ -87,7 +92,7 @@ if (args.has('--cursor-only')) {
 
 const onlyArg = argv.indexOf('--only')
 const only = onlyArg >= 0 ? argv[onlyArg + 1] : undefined
-if (only !== undefined && only !== 'renderer' && only !== 'idle') throw new Error('--only takes renderer or idle')
+if (only !== undefined && only !== 'renderer' && only !== 'idle' && only !== 'peers') throw new Error('--only takes renderer, idle or peers')
 const rendererMbArg = argv.indexOf('--renderer-mb')
 const rendererMb = rendererMbArg >= 0 ? Number(argv[rendererMbArg + 1]) : 200
 
@@ -118,6 +123,15 @@ const median = (v: number[]): number => pct(v, 50)
 function rendererRow(r: RendererResult): string {
   const met = r.domNodesMax <= 5000 && r.heapUsedMaxMB <= 300 && r.firstPaintMs <= 1000 && r.frames.max < 50
   return `| renderer, one ${r.sessionMB.toFixed(0)} MB session (${r.nodes} nodes), top to bottom | ${r.domNodesMax} DOM nodes, heap ${r.heapUsedMaxMB} MB, first paint ${r.firstPaintMs} ms, frames p95 ${r.frames.p95} ms / max ${r.frames.max} ms (${r.frames.over50} of ${r.frames.count} >= 50 ms) | <= 5k nodes, <= 300 MB, <= 1 s, < 50 ms | ${met ? 'met' : 'not met'} |`
+}
+
+/** The peers' table: Sepia's warm `sepia serve` first, then each viewer. */
+function peersTable(p: { sepia: PeerResult; peers: PeerResult[] }): string {
+  const row = (r: PeerResult): string =>
+    'error' in r
+      ? `| ${r.name} ${r.version} | did not run: ${r.error.slice(0, 120)} | | | |`
+      : `| ${r.name} ${r.version} | ${(r.listedMs / 1000).toFixed(2)} s (${r.sessions} sessions) | ${(r.openLargeMs / 1000).toFixed(2)} s (${(r.openLargeBytes / MB).toFixed(1)} MB answer) | ${r.peakRssMB} MB |`
+  return ['| viewer | start to sessions listed | open the large session | peak RSS |', '|---|---|---|---|', row(p.sepia), ...p.peers.map(row)].join('\n')
 }
 
 /** A CLI run's wall time (ms), peak RSS (MB, when /usr/bin/time exists) and stdout. */
@@ -214,6 +228,18 @@ if (only === 'idle') {
   const results = { start, end, machine, corpus: { totalSessions, totalMB: totalBytes / MB }, idle }
   writeFileSync(join(base, 'results-idle.json'), JSON.stringify(results, null, 2))
   process.stdout.write(`| CPU idle, live watching on (${idle.sessions} sessions, ${idle.seconds} s) | ${idle.cpuPctOfOneCore.toFixed(2)}% of a core | ~0% | ${idle.cpuPctOfOneCore < 1 ? 'met' : 'not met'} |\n\n` + JSON.stringify(results, null, 2) + '\n')
+  process.exit(0)
+}
+
+// `--only peers`: klovi and claude-run next to the warm `sepia serve` (bench/peers.ts) on the kept catalog.
+if (only === 'peers') {
+  mkdirSync(dataDir, { recursive: true })
+  sepia(['list', '--json', '--home', home], env) // warms the catalog when it is empty
+  const peers = await runPeersBench({ root: ROOT, home, largeId: info.large.id, env, log })
+  const end = { at: new Date().toISOString(), ...conditions() }
+  const results = { start, end, machine, corpus: { totalSessions, totalMB: totalBytes / MB, largeMB: info.large.bytes / MB }, ...peers }
+  writeFileSync(join(base, 'results-peers.json'), JSON.stringify(results, null, 2))
+  process.stdout.write(peersTable(peers) + '\n\n' + JSON.stringify(results, null, 2) + '\n')
   process.exit(0)
 }
 
@@ -349,6 +375,9 @@ if (!args.has('--skip-ccusage')) {
   log(`usage: ${JSON.stringify(usage)}`)
 }
 
+// 8b. The local viewers a user would pick instead (bench/peers.ts), warm catalog.
+const peers = args.has('--skip-peers') ? { skipped: '--skip-peers' as const } : await runPeersBench({ root: ROOT, home, largeId: info.large.id, env, log })
+
 // 9. One huge session.
 const huge = hugeGb > 0 ? runHugeBench(base, hugeGb, (a, e) => sepia(a, { ...env, ...e }), log) : { skipped: true }
 
@@ -388,6 +417,7 @@ const results = {
   catalog: { bytes: catalogBytes, vsCorpus: catalogBytes / totalBytes },
   warm: { list: { ...listWarm, sessions: listed }, search: searchWarm, startup },
   usage,
+  peers,
   huge,
   renderer,
 }
@@ -414,4 +444,5 @@ const table = [
   `| CPU idle, live watching on | ${idleCpuPct.toFixed(1)}% of a core | ~0% | ${yes(idleCpuPct < 1)} |`,
   'skipped' in renderer ? `| renderer, 200 MB session | not run (${renderer.skipped}) | <= 5k DOM nodes, heap <= 300 MB, first paint <= 1 s, < 50 ms | — |` : rendererRow(renderer),
 ]
-process.stdout.write(table.join('\n') + '\n\n' + JSON.stringify(results, null, 2) + '\n')
+const peersPart = 'skipped' in peers ? '' : '\n' + peersTable(peers) + '\n'
+process.stdout.write(table.join('\n') + '\n' + peersPart + '\n' + JSON.stringify(results, null, 2) + '\n')

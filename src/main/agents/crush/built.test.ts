@@ -8,7 +8,7 @@
  * here (`json_each` over `parts`), never from Sepia.
  */
 import Database from 'better-sqlite3'
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs'
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -154,6 +154,22 @@ describe('crush home built from Crush source', () => {
     const edit = nodes.flatMap((n) => n.toolCalls ?? []).find((c) => c.name === 'edit')!
     expect(edit.kind).toBe('edit')
     expect(edit.arguments).toMatchObject({ file_path: '/home/ana/src/notes-cli/NOTES.md' })
+  })
+
+  it('a data dir named only by the global projects.json (outside every walked folder) is found, with its project', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'sepia-crush-projects-'))
+    try {
+      // internal/projects/projects.go: { projects: [{ path, data_dir, last_accessed }] } beside crush.json in the global data dir.
+      mkdirSync(join(home, '.local', 'share', 'crush'), { recursive: true })
+      writeFileSync(join(home, '.local', 'share', 'crush', 'projects.json'), JSON.stringify({ projects: [{ path: PROJECT, data_dir: join(PROJECT, '.crush'), last_accessed: '2025-12-02T15:00:00Z' }] }))
+      const read = await readHomeOf(crush, home)
+      closeCrushDbs()
+      const ids = truth(DBS[0]!).map((x) => x.id).sort()
+      expect(read.sessions.map((s) => s.id).sort()).toEqual(ids)
+      for (const s of read.sessions) expect(s.workingDirectory).toBe(PROJECT)
+    } finally {
+      rmSync(home, { recursive: true, force: true })
+    }
   })
 
   it('sepia list --home <fixture home> --json lists every session', async () => {

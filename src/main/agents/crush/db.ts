@@ -81,6 +81,11 @@ export function messageRows(db: Database.Database, sessionId: string): CrushMess
   return db.prepare('SELECT rowid AS rowid, * FROM messages WHERE session_id = ? ORDER BY created_at, rowid').all(sessionId) as CrushMessageRow[]
 }
 
+/** Ids of the sessions whose `parent_session_id` is `sessionId` (sub-agents), oldest first. */
+export function childSessionIds(db: Database.Database, sessionId: string): string[] {
+  return (db.prepare('SELECT id FROM sessions WHERE parent_session_id = ? ORDER BY created_at, rowid').all(sessionId) as { id: string }[]).map((r) => r.id)
+}
+
 /** `files` rows of one session (path and version; contents are not loaded). */
 export function fileRows(db: Database.Database, sessionId: string): { path: string; version: number }[] {
   if (!hasTable(db, 'files')) return []

@@ -6,8 +6,10 @@
  *   ({@link findProjectFolders}, `../project-folders.ts`);
  * - the global data dir (`load.go` `GlobalConfigData`/`GlobalWorkspaceDir`):
  *   `$CRUSH_GLOBAL_DATA` (own home only), else `$XDG_DATA_HOME/crush`, else
- *   `~/.local/share/crush` (Linux and macOS) or `%LOCALAPPDATA%\crush` (Windows). It holds the
- *   server workspace's own `crush.db` and `projects.json` (`internal/projects/projects.go`:
+ *   `~/.local/share/crush` (Linux and macOS) or `%LOCALAPPDATA%\crush` (Windows). It is the
+ *   working dir of `crush server`'s global workspace, whose store is `<global>/.crush/crush.db`
+ *   (the default data dir inside it; `<global>/crush.db` is looked at too), and it holds
+ *   `projects.json` (`internal/projects/projects.go`:
  *   `{ projects: [{ path, data_dir, last_accessed }] }`), whose `data_dir`s are looked in too.
  * Each database is opened (on a temporary copy) to list its `sessions` rows; one ref per row.
  */
@@ -65,6 +67,10 @@ export async function discoverCrush(layout: HomeLayout, ctx: ReadContext): Promi
   const global = crushGlobalDir(layout)
   if (global) {
     if (!dataDirs.has(global)) dataDirs.set(global, undefined)
+    // The global server workspace's own store: its working dir is the global dir, so its data dir
+    // is the default `.crush` inside it (`load.go` GlobalWorkspaceDir, setDefaults).
+    const serverDir = p.join(global, DATA_DIR)
+    if (!dataDirs.has(serverDir)) dataDirs.set(serverDir, undefined)
     const listPath = p.join(global, 'projects.json')
     let text: string | undefined
     try {

@@ -2,8 +2,9 @@
  * Crush (npm `@charmland/crush`, charmbracelet): the SQLite store `crush.db` in the project's
  * `.crush` data folder and in the global data dir. Read-only. Built from Crush's source
  * (github:charmbracelet/crush `internal/db`, `internal/message`, `internal/config`,
- * `internal/projects`) and the public real stores in fixtures/public-real/crush (Crush, Aug 2025);
- * no offline run of the CLI here.
+ * `internal/projects`), the public real stores in fixtures/public-real/crush (Crush, Aug 2025) and
+ * the home built from that source in fixtures/built/crush (the current schema). No offline run of
+ * the CLI here: its npm package downloads the binary at install time (fixtures/real/crush/README.md).
  */
 import type { AgentDefinition } from '../types'
 import { discoverCrush } from './discover'

@@ -11,6 +11,16 @@
  *   `shell_command {command, output, exit_code}`. Other types are kept as `unknown` blocks.
  * - A `finish` with reason `error` adds an `api-error` node after the message (its `message`
  *   and `details`), `canceled` an `interrupted` node, `permission_denied` a notice.
+ * - A message with `is_summary_message = 1` (the summary `/summarize` or auto-summarize writes,
+ *   an assistant row that `sessions.summary_message_id` names; `internal/agent/agent.go`
+ *   Summarize) is a `compaction` node: Crush sends the model only that message (as a user turn)
+ *   and what follows it.
+ * - A user row holding only `shell_command` parts (a `!` command typed in the TUI,
+ *   `internal/shell/persist_message.go`) is only its `command` nodes.
+ * - A sub-agent's session id is `<message id>$$<tool call id>` of the `agent` call that spawned
+ *   it, with `parent_session_id` set (`internal/session/session.go` CreateAgentToolSessionID,
+ *   `internal/agent/coordinator.go`): the call gets `subagentSessionId`, the child
+ *   `parentToolCallId`, the parent `childSessionIds`.
  * - Times are Unix seconds (`strftime('%s', 'now')`), read as ms ({@link crushMs}).
  * - `sessions.prompt_tokens`/`completion_tokens`/`cost` are the session totals (cost in USD).
  * `parts` that is not JSON is a warning diagnostic naming the database and the row; the rest loads.
@@ -20,7 +30,7 @@ import type { ContentBlock, MessageNode, Session, ToolCall, Usage } from '../../
 import { addDiagnostic, finishSession, newSession } from '../../ir/build'
 import { toolKind } from '../../ir/toolkind'
 import type { ReadContext, StoreRef } from '../types'
-import { type CrushMessageRow, type CrushSessionRow, crushMs, fileRows, messageRows, withCrushDb } from './db'
+import { type CrushMessageRow, type CrushSessionRow, childSessionIds, crushMs, fileRows, messageRows, withCrushDb } from './db'
 
 /** Part types this reader models (`internal/message/message.go` partType). */
 export const KNOWN_PART_TYPES = ['text', 'reasoning', 'image_url', 'binary', 'tool_call', 'tool_result', 'finish', 'shell_command'] as const
@@ -53,11 +63,13 @@ export async function readCrushSession(ref: StoreRef, _ctx: ReadContext): Promis
   let row: CrushSessionRow | undefined
   let messages: CrushMessageRow[] = []
   let files: { path: string; version: number }[] = []
+  let children: string[] = []
   try {
     withCrushDb(path, (db) => {
       row = db.prepare('SELECT * FROM sessions WHERE id = ?').get(ref.sessionId) as CrushSessionRow | undefined
       messages = messageRows(db, ref.sessionId)
       files = fileRows(db, ref.sessionId)
+      children = childSessionIds(db, ref.sessionId)
     })
   } catch (e) {
     throw new SepiaError({ code: 'READ_FAILED', message: `cannot read ${path}: ${(e as Error).message}`, path })
@@ -66,7 +78,13 @@ export async function readCrushSession(ref: StoreRef, _ctx: ReadContext): Promis
   const session = newSession('crush', ref.sessionId, ref.format, ref.files, ref.home)
   if (typeof ref.hints?.projectDir === 'string') session.workingDirectory = ref.hints.projectDir
   if (row.title) session.title = row.title
-  if (row.parent_session_id) session.parentSessionId = row.parent_session_id
+  if (row.parent_session_id) {
+    session.parentSessionId = row.parent_session_id
+    const cut = ref.sessionId.indexOf('$$')
+    if (cut > 0 && cut + 2 < ref.sessionId.length) session.parentToolCallId = ref.sessionId.slice(cut + 2)
+  }
+  if (children.length) session.childSessionIds = children
+  const childSet = new Set(children)
   const created = crushMs(row.created_at)
   const updated = crushMs(row.updated_at)
   if (created !== undefined) session.createdAt = created
@@ -151,6 +169,7 @@ export async function readCrushSession(ref: StoreRef, _ctx: ReadContext): Promis
           const call: ToolCall = { id, name, kind: kindOf(name), arguments: jsonOr(str(d.input)) ?? {} }
           if (d.finished === false) call.status = 'in_progress'
           if (d.provider_executed === true) call.metadata = { providerExecuted: true }
+          if (childSet.has(`${m.id}$$${id}`)) call.subagentSessionId = `${m.id}$$${id}`
           calls.push(call)
           return
         }
@@ -189,7 +208,14 @@ export async function readCrushSession(ref: StoreRef, _ctx: ReadContext): Promis
           blocks.push({ type: 'unknown', originalType: type, raw })
       }
     })
-    if (role === 'tool' && results.length) {
+    const shellOnly = role === 'user' && parts.length > 0 && parts.every((x) => str(obj(x)?.type) === 'shell_command')
+    if (m.is_summary_message === 1) {
+      base.role = 'system'
+      base.event = 'compaction'
+    }
+    if (shellOnly) {
+      // only the command nodes below
+    } else if (role === 'tool' && results.length) {
       for (const r of results) {
         if (m.provider) r.metadata = { ...r.metadata, provider: m.provider }
         push(r)

@@ -63,6 +63,7 @@ const HOMES: Partial<Record<AgentId, () => string[]>> = {
   kiro: () => [join(REPO_ROOT, 'fixtures/built/kiro/home')],
   droid: () => [real('droid')],
   amp: () => [join(REPO_ROOT, 'fixtures/built/amp/home')],
+  'letta-code': () => [real('letta-code')],
 }
 
 /** Cut the last non-empty line of a text file in half (a write interrupted mid-line). */

@@ -63,6 +63,7 @@ export const FIXTURE_HOMES: Partial<Record<AgentId, () => string[]>> = {
   kiro: () => [join(REPO_ROOT, 'fixtures/built/kiro/home')],
   droid: () => [realHome('droid')],
   amp: () => [join(REPO_ROOT, 'fixtures/built/amp/home')],
+  'letta-code': () => [realHome('letta-code')],
 }
 
 /** Every fixture home of every agent, each once (real homes are shared between agents). */

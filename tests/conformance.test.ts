@@ -54,7 +54,7 @@ const HOMES: Partial<Record<AgentId, () => string[]>> = {
   goose: () => ['sqlite', 'jsonl'].map((c) => join(REPO_ROOT, 'fixtures/built/goose', c, 'home')),
   'qwen-code': () => [real('qwen-code')],
   pi: () => [real('pi')],
-  openhands: () => [join(REPO_ROOT, 'fixtures/built/openhands/home')],
+  openhands: () => [join(REPO_ROOT, 'fixtures/built/openhands/home'), join(REPO_ROOT, 'fixtures/built/openhands-v1/home')],
   aider: () => ['zen-mcp-interrupted', 'afi-core-gpt4o', 'monochromatic-qwen-windows'].map((c) => join(REPO_ROOT, 'fixtures/public-real/aider', c, 'home')),
   crush: () => [...['dbos-api-error', 'exabgp-wal-only'].map((c) => join(REPO_ROOT, 'fixtures/public-real/crush', c, 'home')), join(REPO_ROOT, 'fixtures/built/crush/home')],
   'vscode-copilot-chat': () => ['json', 'jsonl'].map((c) => join(REPO_ROOT, 'fixtures/built/vscode-copilot-chat', c, 'home')),
@@ -63,6 +63,7 @@ const HOMES: Partial<Record<AgentId, () => string[]>> = {
   kiro: () => [join(REPO_ROOT, 'fixtures/built/kiro/home')],
   droid: () => [real('droid')],
   amp: () => [join(REPO_ROOT, 'fixtures/built/amp/home')],
+  'letta-code': () => [real('letta-code')],
 }
 
 /** Cut the last non-empty line of a text file in half (a write interrupted mid-line). */

@@ -48,6 +48,7 @@ export const AGENT_IDS = [
   'kiro',
   'droid',
   'amp',
+  'letta-code',
 ] as const
 
 /** One of {@link AGENT_IDS}. */

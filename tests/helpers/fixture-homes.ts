@@ -56,13 +56,14 @@ export const FIXTURE_HOMES: Partial<Record<AgentId, () => string[]>> = {
   goose: () => ['sqlite', 'jsonl'].map((c) => join(REPO_ROOT, 'fixtures/built/goose', c, 'home')),
   aider: () => ['zen-mcp-interrupted', 'afi-core-gpt4o', 'monochromatic-qwen-windows'].map((c) => join(REPO_ROOT, 'fixtures/public-real/aider', c, 'home')),
   crush: () => [...['dbos-api-error', 'exabgp-wal-only'].map((c) => join(REPO_ROOT, 'fixtures/public-real/crush', c, 'home')), join(REPO_ROOT, 'fixtures/built/crush/home')],
-  openhands: () => [join(REPO_ROOT, 'fixtures/built/openhands/home')],
+  openhands: () => [join(REPO_ROOT, 'fixtures/built/openhands/home'), join(REPO_ROOT, 'fixtures/built/openhands-v1/home')],
   'vscode-copilot-chat': () => ['json', 'jsonl'].map((c) => join(REPO_ROOT, 'fixtures/built/vscode-copilot-chat', c, 'home')),
   continue: () => [join(REPO_ROOT, 'fixtures/built/continue/home')],
   zed: () => [join(REPO_ROOT, 'fixtures/built/zed/home')],
   kiro: () => [join(REPO_ROOT, 'fixtures/built/kiro/home')],
   droid: () => [realHome('droid')],
   amp: () => [join(REPO_ROOT, 'fixtures/built/amp/home')],
+  'letta-code': () => [realHome('letta-code')],
 }
 
 /** Every fixture home of every agent, each once (real homes are shared between agents). */

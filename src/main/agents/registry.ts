@@ -21,6 +21,7 @@ import { gemini } from './gemini'
 import { goose } from './goose'
 import { kiloCode } from './kilo-code'
 import { kiro } from './kiro'
+import { lettaCode } from './letta-code'
 import { opencode } from './opencode'
 import { openhands } from './openhands'
 import { pi } from './pi'
@@ -30,7 +31,7 @@ import { zed } from './zed'
 import type { AgentDefinition } from './types'
 
 /** Every agent Sepia reads, in display order. */
-export const AGENTS: readonly AgentDefinition[] = [claudeCode, cline, rooCode, kiloCode, pearai, cursor, cursorAgent, codex, gemini, opencode, devin, copilotCli, goose, qwenCode, pi, openhands, aider, crush, vscodeCopilotChat, continueAgent, zed, kiro, droid, amp]
+export const AGENTS: readonly AgentDefinition[] = [claudeCode, cline, rooCode, kiloCode, pearai, cursor, cursorAgent, codex, gemini, opencode, devin, copilotCli, goose, qwenCode, pi, openhands, aider, crush, vscodeCopilotChat, continueAgent, zed, kiro, droid, amp, lettaCode]
 
 /** The definition of one agent. Throws SepiaError `UNKNOWN_AGENT` for an id with no reader. */
 export function agentById(id: AgentId | string): AgentDefinition {

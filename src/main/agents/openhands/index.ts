@@ -1,15 +1,25 @@
 /**
- * OpenHands (All-Hands-AI/OpenHands): the V0 CLI's and `openhands serve`'s local file store,
- * `~/.openhands/sessions/<sid>/events/<n>.json` plus `metadata.json`. Read-only. Facts from the
- * OpenHands source (files and commits in discover.ts and read.ts). The fixture in
- * fixtures/built/openhands is built from those source shapes, not recorded: OpenHands is a Python
- * program, not installable from npm here, and no real store was available.
+ * OpenHands (All-Hands-AI/OpenHands, OpenHands/OpenHands-CLI): two local stores under `~/.openhands`,
+ * both read here. The V0 CLI's and `openhands serve`'s file store,
+ * `sessions/<sid>/events/<n>.json` plus `metadata.json` (discover.ts, read.ts), and the newer
+ * openhands-cli's ("V1", on OpenHands/software-agent-sdk) `conversations/<hex>/base_state.json` plus
+ * `events/event-<n>-<uuid>.json` (discover.ts, read-v1.ts): one agent, since both are OpenHands'
+ * event streams under the same folder, one event a JSON file, told apart by their paths. Read-only.
+ * Both fixtures are built from the source's shapes, not recorded (fixtures/built/openhands,
+ * fixtures/built/openhands-v1): OpenHands is a Python program, and PyPI is not reachable here.
  */
-import type { AgentDefinition } from '../types'
-import { discoverOpenHands } from './discover'
+import type { AgentDefinition, ReadContext, StoreRef } from '../types'
+import { openhandsCensus } from './census'
+import { discoverOpenHands, FORMAT_V1 } from './discover'
 import { readOpenHandsSession } from './read'
+import { readOpenHandsV1 } from './read-v1'
 
-export { FORMAT_EVENTS } from './discover'
+export { FORMAT_EVENTS, FORMAT_V1 } from './discover'
+
+/** Read a ref of either store (by its `format`). */
+function readEither(ref: StoreRef, ctx: ReadContext) {
+  return ref.format === FORMAT_V1 ? readOpenHandsV1(ref, ctx) : readOpenHandsSession(ref, ctx)
+}
 
 /** The OpenHands definition for the registry. */
 export const openhands: AgentDefinition = {
@@ -17,5 +27,6 @@ export const openhands: AgentDefinition = {
   displayName: 'OpenHands',
   capabilities: { canWrite: false, hasCheckpoints: false, hasThinkingSignatures: false },
   discover: discoverOpenHands,
-  read: readOpenHandsSession,
+  read: readEither,
+  census: openhandsCensus,
 }

@@ -163,20 +163,40 @@ export class LibraryService {
   /** The library (see `SepiaApi.getLibrary`). `true` means `{refresh: true}`. */
   async load(options: boolean | LoadOptions = {}): Promise<Library> {
     const o: LoadOptions = typeof options === 'boolean' ? { refresh: options } : options
-    const first = this.options.refreshFirstLoad === true && !this.freshFor.has(this.homePaths.join('\u0000'))
-    if (o.refresh || first || (!o.partial && !this.isIndexed())) {
-      this.freshFor.add(this.homePaths.join('\u0000'))
-      // A refresh the caller asked for discovers every store; the others skip agents whose
-      // freshness snapshot says nothing changed (src/main/catalog/freshness.ts).
-      await this.refreshOrGoOn(o.refresh === true)
-      return this.build()
-    }
-    // Warm start (or partial): answer from the catalog first, then look for changed files — unless
-    // this one-shot host refreshed these homes already (a second discovery of every store would
-    // only keep the command running after its answer).
+    if (await this.refreshForLoad(o)) return this.build()
+    // Warm start (or partial): answer from the catalog first, then look for changed files.
     const library = await this.build()
-    if (!(this.options.refreshFirstLoad === true && this.freshFor.has(this.homePaths.join('\u0000')))) this.startBackground()
+    this.backgroundForLoad()
     return library
+  }
+
+  /**
+   * What {@link load} does to the catalog (the refresh it waits for, or the background refresh it
+   * starts), without building the library: search and live changes read the catalog, not the list
+   * of 10k summaries (`sepia search` built it for nothing; issue 15).
+   */
+  async prepare(options: LoadOptions = {}): Promise<void> {
+    if (!(await this.refreshForLoad(options))) this.backgroundForLoad()
+  }
+
+  /** The refresh a load waits for (resolves true when it ran one). */
+  private async refreshForLoad(o: LoadOptions): Promise<boolean> {
+    const first = this.options.refreshFirstLoad === true && !this.freshFor.has(this.homePaths.join('\u0000'))
+    if (!(o.refresh || first || (!o.partial && !this.isIndexed()))) return false
+    this.freshFor.add(this.homePaths.join('\u0000'))
+    // A refresh the caller asked for discovers every store; the others skip agents whose
+    // freshness snapshot says nothing changed (src/main/catalog/freshness.ts).
+    await this.refreshOrGoOn(o.refresh === true)
+    return true
+  }
+
+  /**
+   * After a warm (or partial) load: look for changed files in the background — unless this
+   * one-shot host refreshed these homes already (a second discovery of every store would only
+   * keep the command running after its answer).
+   */
+  private backgroundForLoad(): void {
+    if (!(this.options.refreshFirstLoad === true && this.freshFor.has(this.homePaths.join('\u0000')))) this.startBackground()
   }
 
   /** Start one background refresh per set of homes (warm start and partial loads). */

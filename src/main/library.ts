@@ -17,7 +17,7 @@ import { basename, join } from 'node:path'
 import type { AgentInfo, CredentialFile, HomeInfo, Library } from '../shared/api'
 import { SepiaError } from '../shared/api'
 import type { ChangeSet, FindOptions, FindResult, IndexStatus, PageOptions, SessionPage } from '../shared/catalog'
-import type { AgentId, MessageNode, Session, SessionSummary } from '../shared/ir'
+import type { AgentId, Diagnostic, MessageNode, Session, SessionSummary } from '../shared/ir'
 import type { AgentDefinition, ReadContext } from './agents/types'
 import { applyLinks } from './catalog/link'
 import { DEFAULT_PAGE, findIn, pageOf, wholeNode } from './catalog/page'
@@ -27,7 +27,8 @@ import { CatalogStore, stampOf, type CatalogSession } from './catalog/store'
 import { LiveWatcher, watchRoots } from './live/watch'
 import { rebasePaths, type Archive } from './archive/archive'
 import { archiveHook } from './archive/hook'
-import { findCredentialFiles, maskSession } from './secrets'
+import { findCredentialFiles, markMasked, maskSession, maskValue } from './secrets'
+import { maskerKey } from './catalog/summary-mask'
 
 export type { OpenHome } from './catalog/refresh'
 
@@ -223,24 +224,41 @@ export class LibraryService {
     }
     const seen = new Set<string>()
     const sessions: SessionSummary[] = []
-    const rows = this.store.listSessions(homes, false)
+    // Summaries as the list sends them: masked once and kept in the catalog (catalog/summary-mask.ts),
+    // so the API's masking gate passes them through instead of masking 10k summaries per list.
+    const masker = maskerKey()
+    const rows = this.store.listForList(homes, masker)
     const order = new Map(homes.map((h, i) => [h, i]))
     rows.sort((a, b) => order.get(a.home)! - order.get(b.home)!)
+    const toSave: { sid: number; gen: number; json: string }[] = []
+    // Read with the rows (one pass over the table, not three), in the order the catalog gives them.
+    const recorded: Diagnostic[] = []
+    const credentialFiles: CredentialFile[] = []
+    for (const r of rows) {
+      if (r.diagnostics) recorded.push(...parseList<Diagnostic>(r.diagnostics))
+      if (r.credentials) credentialFiles.push(...parseList<CredentialFile>(r.credentials))
+    }
     for (const r of rows) {
       const k = sessionKey(r.agent, r.sessionId)
       if (seen.has(k)) continue
       seen.add(k)
-      sessions.push(r.summary)
+      let summary: SessionSummary
+      if (r.masked !== undefined) summary = JSON.parse(r.masked) as SessionSummary
+      else {
+        summary = maskValue(r.row!.summary).value
+        toSave.push({ sid: r.sid, gen: r.gen, json: JSON.stringify(summary) })
+      }
+      sessions.push(markMasked(summary))
     }
+    this.store.saveListMasked(toSave, masker)
     sessions.sort((a, b) => (b.lastActivityAt ?? b.createdAt ?? 0) - (a.lastActivityAt ?? a.createdAt ?? 0))
     const counts = new Map<string, number>()
     for (const s of sessions) counts.set(s.agent, (counts.get(s.agent) ?? 0) + 1)
     const agents: AgentInfo[] = this.agents.map((a) => ({ id: a.id, displayName: a.displayName, capabilities: a.capabilities, sessionCount: counts.get(a.id) ?? 0 }))
     const homeInfo: HomeInfo[] = this.homes.map((h) => ({ path: h.layout.home, os: h.layout.os, isDemo: h.isDemo }))
-    const diagnostics = [...homes.flatMap((h) => this.refresher.problems.get(h) ?? []), ...this.store.listDiagnostics(homes)]
+    const diagnostics = [...homes.flatMap((h) => this.refresher.problems.get(h) ?? []), ...recorded]
     // Flagged by name only: credential files are never opened (issue 9 item 7).
-    const credentialFiles: CredentialFile[] = (await Promise.all(this.homes.map((h) => findCredentialFiles(h.layout)))).flat()
-    credentialFiles.push(...this.store.listCredentialFiles(homes))
+    credentialFiles.unshift(...(await Promise.all(this.homes.map((h) => findCredentialFiles(h.layout)))).flat())
     const library: Library = { homes: homeInfo, agents, sessions, diagnostics, credentialFiles, loadedAt: this.ctx.now(), index: status }
     this.built = { key, library }
     return library
@@ -465,6 +483,16 @@ export class LibraryService {
     this.live = undefined
     await this.whenIdle().catch(() => undefined)
     this.db.close()
+  }
+}
+
+/** A JSON array column (diagnostics, credential files); empty when it does not parse. */
+function parseList<T>(text: string): T[] {
+  try {
+    const v = JSON.parse(text) as unknown
+    return Array.isArray(v) ? (v as T[]) : []
+  } catch {
+    return []
   }
 }
 

@@ -277,11 +277,15 @@ export class Refresher {
       const { error } = linkGroup(this.store, home, agent)
       if (error) this.problems.get(home)?.push({ severity: 'warning', path: home, agent: agent.id, message: `Could not link sub-agent sessions: ${error}` })
     }
-    for (const home of homes) for (const a of agents) this.store.setMeta(`indexed:${home.layout.home}:${a.id}`, '1')
+    // One write transaction, and none when nothing is new (a warm refresh that found nothing changed).
+    const meta = new Map<string, string>()
+    for (const home of homes) for (const a of agents) meta.set(`indexed:${home.layout.home}:${a.id}`, '1')
     for (const [key, snap] of snapshots) {
       const value: FreshnessSnapshot | undefined = snap.entries && snap.deps !== undefined ? { v: 2, deps: snap.deps, entries: [...snap.entries], diagnostics: snap.diagnostics } : undefined
-      this.store.setMeta(key, value ? JSON.stringify(value) : '')
+      meta.set(key, value ? JSON.stringify(value) : '')
     }
+    const writes = [...meta].filter(([k, v]) => this.store.getMeta(k) !== v)
+    if (writes.length > 0) this.store.db.transaction(() => writes.forEach(([k, v]) => this.store.setMeta(k, v)))()
     const result: RefreshResult = { read: toRead.length - failed, removed: toRemove.length, failed, bytes: st.bytesTotal, ms: Date.now() - started }
     st.finishedAt = Date.now()
     this.startText(st)

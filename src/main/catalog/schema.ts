@@ -22,6 +22,9 @@
  * - `usage`: one row per node that records token usage (for aggregations by day/model/...).
  * - `removed`: sessions deleted from the catalog, with the `gen` of their removal (for `getChanges`).
  * - `meta`: key/value (the `gen` counter, the homes fully indexed).
+ * - `sessions.list_masked` / `list_masked_key`: the row's summary as the list sends it (masked,
+ *   links applied) and the row version and masking code it is valid for (`summary-mask.ts`);
+ *   added to a v8 catalog by `ALTER TABLE` on open (a cache column: no rebuild).
  *
  * Secondary indexes are only those a query's plan uses (EXPLAIN QUERY PLAN, issue 15): v8 dropped
  * `sessions_gen` (`changedSince` seeks `sessions_project` by home instead) and `sessions_parent`
@@ -90,6 +93,8 @@ CREATE TABLE IF NOT EXISTS sessions (
   diagnostics TEXT,
   credentials TEXT,
   gen INTEGER NOT NULL,
+  list_masked TEXT,
+  list_masked_key TEXT,
   UNIQUE (home, agent, session_id)
 );
 CREATE TABLE IF NOT EXISTS files (
@@ -160,6 +165,25 @@ DROP TABLE IF EXISTS sessions;
 DROP TABLE IF EXISTS removed;
 DROP TABLE IF EXISTS meta;
 `
+
+/** Cache columns added after v8 was released (NULL in old rows; see `summary-mask.ts`). */
+const ADDED_COLUMNS: [table: string, column: string, type: string][] = [
+  ['sessions', 'list_masked', 'TEXT'],
+  ['sessions', 'list_masked_key', 'TEXT'],
+]
+
+/** Add the {@link ADDED_COLUMNS} a catalog lacks (once per catalog; a no-op read afterwards). */
+function addColumns(db: Database.Database): void {
+  for (const [table, column, type] of ADDED_COLUMNS) {
+    const has = (db.pragma(`table_info(${table})`) as { name: string }[]).some((c) => c.name === column)
+    if (has) continue
+    db.transaction(() => {
+      // Another process may have added it meanwhile (the check ran outside the write lock).
+      if ((db.pragma(`table_info(${table})`) as { name: string }[]).some((c) => c.name === column)) return
+      db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`)
+    }).immediate()
+  }
+}
 
 /** How long a statement waits for another process's write lock (better-sqlite3 `timeout`, ms). */
 export const BUSY_TIMEOUT_MS = 10_000
@@ -240,6 +264,7 @@ export function openCatalog(path: string): Database.Database {
       }).immediate()
     }
     db.exec(INDEXES)
+    addColumns(db)
   } catch (e) {
     db.close()
     throw e

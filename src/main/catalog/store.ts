@@ -9,7 +9,7 @@ import type { ArchivedMark } from '../../shared/archive'
 import type { AgentId, Diagnostic, Session, SessionSummary } from '../../shared/ir'
 import type { StoreRef } from '../agents/types'
 import type { MessageRow, SessionRecord } from './extract'
-import { FTS_TEXT_FUNCTION } from './schema'
+import { BUSY_TIMEOUT_MS, FTS_TEXT_FUNCTION } from './schema'
 
 /** A session record without its message rows (a streaming write stores those as it goes). */
 export type SessionHead = Omit<SessionRecord, 'messages'>
@@ -108,6 +108,24 @@ export function rowToSession(r: SessionRowDb): CatalogSession {
 }
 
 const SESSION_COLUMNS = 'sid, home, agent, session_id, ref, summary, node_count, parent_session_id, parent_tool_call_id, child_session_ids, call_links, link_agent_name, gen'
+
+/**
+ * A row of {@link CatalogStore.listForList}: `masked` (the stored JSON of the summary as the list
+ * sends it, `summary-mask.ts`) when it is valid for the row's version and the masking code, else
+ * `row` (the summary as read, links applied) for the caller to mask.
+ */
+export interface ListRow {
+  sid: number
+  gen: number
+  home: string
+  agent: AgentId
+  sessionId: string
+  masked?: string
+  row?: CatalogSession
+  /** The row's recorded diagnostics and credential files (JSON), when it has any. */
+  diagnostics?: string
+  credentials?: string
+}
 
 /** Placeholders `(?, ?, ...)` for an IN list. */
 export function inList(n: number): string {
@@ -307,7 +325,51 @@ export class CatalogStore {
     return rows.map(rowToSession)
   }
 
-  /** Non-info diagnostics recorded for the sessions under `homes` (capped per session). */
+  /**
+   * Every session under `homes` for the list: the stored masked summary where its key is
+   * `<gen>:<maskerKey>` (the raw summary is then not read), else the row. See `summary-mask.ts`.
+   */
+  listForList(homes: readonly string[], maskerKey: string): ListRow[] {
+    if (homes.length === 0) return []
+    const valid = `list_masked_key IS (gen || ':' || @key)`
+    const rows = this.st(
+      `SELECT sid, home, agent, session_id, '{}' AS ref, CASE WHEN ${valid} THEN NULL ELSE summary END AS summary, CASE WHEN ${valid} THEN list_masked END AS masked,
+        node_count, parent_session_id, parent_tool_call_id, child_session_ids, call_links, link_agent_name, gen, diagnostics, credentials FROM sessions WHERE home IN ${inList(homes.length)}`,
+    ).all(...homes, { key: maskerKey }) as (SessionRowDb & { masked: string | null; credentials: string | null })[]
+    return rows.map((r) => {
+      const out: ListRow = { sid: r.sid, gen: r.gen, home: r.home, agent: r.agent as AgentId, sessionId: r.session_id }
+      if (r.masked !== null) out.masked = r.masked
+      else out.row = rowToSession(r)
+      if (r.diagnostics) out.diagnostics = r.diagnostics
+      if (r.credentials) out.credentials = r.credentials
+      return out
+    })
+  }
+
+  /**
+   * Store masked list summaries (`json`) for rows still at `gen`, keyed `<gen>:<maskerKey>`; a
+   * row written since keeps no stale mask. A cache write: it takes no new `gen`, and when another
+   * connection holds the write lock it is skipped at once (the next list masks those rows again)
+   * rather than making the list wait. Returns whether it was written.
+   */
+  saveListMasked(rows: readonly { sid: number; gen: number; json: string }[], maskerKey: string): boolean {
+    if (rows.length === 0) return true
+    const st = this.st('UPDATE sessions SET list_masked = ?, list_masked_key = ? WHERE sid = ? AND gen = ?')
+    this.db.pragma('busy_timeout = 0')
+    try {
+      this.db.transaction(() => {
+        for (const r of rows) st.run(r.json, `${r.gen}:${maskerKey}`, r.sid, r.gen)
+      }).immediate()
+      return true
+    } catch (e) {
+      if ((e as { code?: unknown }).code === 'SQLITE_BUSY' || (e as { code?: unknown }).code === 'SQLITE_BUSY_SNAPSHOT' || (e as { code?: unknown }).code === 'SQLITE_READONLY') return false
+      throw e
+    } finally {
+      this.db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`)
+    }
+  }
+
+  /** Non-info diagnostics recorded for the sessions under `homes` (capped per session; the list reads them with {@link listForList}). */
   listDiagnostics(homes: readonly string[]): Diagnostic[] {
     if (homes.length === 0) return []
     const rows = this.st(`SELECT diagnostics FROM sessions WHERE diagnostics IS NOT NULL AND home IN ${inList(homes.length)}`).all(...homes) as { diagnostics: string }[]

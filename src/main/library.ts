@@ -222,46 +222,75 @@ export class LibraryService {
       if (was?.running !== status.running || was?.phase !== status.phase) this.built = { key, library: { ...this.built.library, index: status } }
       return this.built.library
     }
-    const seen = new Set<string>()
-    const sessions: SessionSummary[] = []
-    // Summaries as the list sends them: masked once and kept in the catalog (catalog/summary-mask.ts),
-    // so the API's masking gate passes them through instead of masking 10k summaries per list.
-    const masker = maskerKey()
-    const rows = this.store.listForList(homes, masker)
-    const order = new Map(homes.map((h, i) => [h, i]))
-    rows.sort((a, b) => order.get(a.home)! - order.get(b.home)!)
-    const toSave: { sid: number; gen: number; json: string }[] = []
-    // Read with the rows (one pass over the table, not three), in the order the catalog gives them.
-    const recorded: Diagnostic[] = []
-    const credentialFiles: CredentialFile[] = []
-    for (const r of rows) {
-      if (r.diagnostics) recorded.push(...parseList<Diagnostic>(r.diagnostics))
-      if (r.credentials) credentialFiles.push(...parseList<CredentialFile>(r.credentials))
-    }
-    for (const r of rows) {
-      const k = sessionKey(r.agent, r.sessionId)
-      if (seen.has(k)) continue
-      seen.add(k)
-      let summary: SessionSummary
-      if (r.masked !== undefined) summary = JSON.parse(r.masked) as SessionSummary
-      else {
-        summary = maskValue(r.row!.summary).value
-        toSave.push({ sid: r.sid, gen: r.gen, json: JSON.stringify(summary) })
-      }
-      sessions.push(markMasked(summary))
-    }
-    this.store.saveListMasked(toSave, masker)
-    sessions.sort((a, b) => (b.lastActivityAt ?? b.createdAt ?? 0) - (a.lastActivityAt ?? a.createdAt ?? 0))
+    const { entries, recorded } = this.listEntries()
+    const sessions = entries.map((e) => markMasked(e.summary ?? (JSON.parse(e.json) as SessionSummary)))
     const counts = new Map<string, number>()
     for (const s of sessions) counts.set(s.agent, (counts.get(s.agent) ?? 0) + 1)
     const agents: AgentInfo[] = this.agents.map((a) => ({ id: a.id, displayName: a.displayName, capabilities: a.capabilities, sessionCount: counts.get(a.id) ?? 0 }))
     const homeInfo: HomeInfo[] = this.homes.map((h) => ({ path: h.layout.home, os: h.layout.os, isDemo: h.isDemo }))
-    const diagnostics = [...homes.flatMap((h) => this.refresher.problems.get(h) ?? []), ...recorded]
+    const diagnostics = [...homes.flatMap((h) => this.refresher.problems.get(h) ?? []), ...recorded.diagnostics]
     // Flagged by name only: credential files are never opened (issue 9 item 7).
-    credentialFiles.unshift(...(await Promise.all(this.homes.map((h) => findCredentialFiles(h.layout)))).flat())
+    const credentialFiles: CredentialFile[] = [...(await Promise.all(this.homes.map((h) => findCredentialFiles(h.layout)))).flat(), ...recorded.credentialFiles]
     const library: Library = { homes: homeInfo, agents, sessions, diagnostics, credentialFiles, loadedAt: this.ctx.now(), index: status }
     this.built = { key, library }
     return library
+  }
+
+  /**
+   * The list's sessions from the catalog, newest first (a session under two homes from the first),
+   * each as the JSON text of its masked summary (`summary` too when it was masked now), with the
+   * rows' recorded diagnostics and credential files. Summaries are masked once and kept in the
+   * catalog (catalog/summary-mask.ts), so the API's masking gate passes them through instead of
+   * masking 10k summaries per list; a row masked now is stored (skipped when the catalog is busy).
+   */
+  private listEntries(): { entries: { json: string; summary?: SessionSummary }[]; recorded: { diagnostics: Diagnostic[]; credentialFiles: CredentialFile[] } } {
+    const homes = this.homePaths
+    const masker = maskerKey()
+    const rows = this.store.listForList(homes, masker)
+    const order = new Map(homes.map((h, i) => [h, i]))
+    rows.sort((a, b) => order.get(a.home)! - order.get(b.home)!)
+    // Read with the rows (one pass over the table, not three).
+    const diagnostics: Diagnostic[] = []
+    const credentialFiles: CredentialFile[] = []
+    const toSave: { sid: number; gen: number; json: string }[] = []
+    const seen = new Set<string>()
+    const entries: { json: string; summary?: SessionSummary; at: number }[] = []
+    for (const r of rows) {
+      if (r.diagnostics) diagnostics.push(...parseList<Diagnostic>(r.diagnostics))
+      if (r.credentials) credentialFiles.push(...parseList<CredentialFile>(r.credentials))
+      const k = sessionKey(r.agent, r.sessionId)
+      if (seen.has(k)) continue
+      seen.add(k)
+      if (r.masked !== undefined) entries.push({ json: r.masked, at: r.sortAt })
+      else {
+        const summary = maskValue(r.row!.summary).value
+        const json = JSON.stringify(summary)
+        toSave.push({ sid: r.sid, gen: r.gen, json })
+        entries.push({ json, summary, at: r.sortAt })
+      }
+    }
+    this.store.saveListMasked(toSave, masker)
+    // The row's last_activity_at / created_at columns hold the summary's lastActivityAt / createdAt.
+    entries.sort((a, b) => b.at - a.at)
+    return { entries, recorded: { diagnostics, credentialFiles } }
+  }
+
+  /**
+   * `sepia list --json` without building 10k summary objects: what {@link load} does to the
+   * catalog, then the homes, the sessions (each the JSON text of its masked summary, newest
+   * first, as `load().sessions` lists them) and the diagnostics (masked), ready to print.
+   */
+  async listJson(): Promise<{ homes: HomeInfo[]; sessions: string[]; diagnostics: Diagnostic[] }> {
+    await this.prepare()
+    const { entries, recorded } = this.listEntries()
+    const homes: HomeInfo[] = this.homes.map((h) => ({ path: h.layout.home, os: h.layout.os, isDemo: h.isDemo }))
+    const diagnostics = [...this.homePaths.flatMap((h) => this.refresher.problems.get(h) ?? []), ...recorded.diagnostics]
+    return { homes: maskValue(homes).value, sessions: entries.map((e) => e.json), diagnostics: maskValue(diagnostics).value }
+  }
+
+  /** True when the catalog lists a session under the open homes. */
+  hasSessions(): boolean {
+    return this.store.hasSessions(this.homePaths)
   }
 
   /** The catalog row of a session, indexing first when the homes were never indexed. */

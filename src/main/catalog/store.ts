@@ -122,6 +122,8 @@ export interface ListRow {
   sessionId: string
   masked?: string
   row?: CatalogSession
+  /** `last_activity_at`, else `created_at`, else 0 (ms since epoch): the list's order. */
+  sortAt: number
   /** The row's recorded diagnostics and credential files (JSON), when it has any. */
   diagnostics?: string
   credentials?: string
@@ -334,10 +336,10 @@ export class CatalogStore {
     const valid = `list_masked_key IS (gen || ':' || @key)`
     const rows = this.st(
       `SELECT sid, home, agent, session_id, '{}' AS ref, CASE WHEN ${valid} THEN NULL ELSE summary END AS summary, CASE WHEN ${valid} THEN list_masked END AS masked,
-        node_count, parent_session_id, parent_tool_call_id, child_session_ids, call_links, link_agent_name, gen, diagnostics, credentials FROM sessions WHERE home IN ${inList(homes.length)}`,
-    ).all(...homes, { key: maskerKey }) as (SessionRowDb & { masked: string | null; credentials: string | null })[]
+        node_count, parent_session_id, parent_tool_call_id, child_session_ids, call_links, link_agent_name, gen, diagnostics, credentials, COALESCE(last_activity_at, created_at, 0) AS sort_at FROM sessions WHERE home IN ${inList(homes.length)}`,
+    ).all(...homes, { key: maskerKey }) as (SessionRowDb & { masked: string | null; credentials: string | null; sort_at: number })[]
     return rows.map((r) => {
-      const out: ListRow = { sid: r.sid, gen: r.gen, home: r.home, agent: r.agent as AgentId, sessionId: r.session_id }
+      const out: ListRow = { sid: r.sid, gen: r.gen, home: r.home, agent: r.agent as AgentId, sessionId: r.session_id, sortAt: r.sort_at }
       if (r.masked !== null) out.masked = r.masked
       else out.row = rowToSession(r)
       if (r.diagnostics) out.diagnostics = r.diagnostics
@@ -367,6 +369,12 @@ export class CatalogStore {
     } finally {
       this.db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`)
     }
+  }
+
+  /** True when a session is listed under one of `homes`. */
+  hasSessions(homes: readonly string[]): boolean {
+    if (homes.length === 0) return false
+    return this.st(`SELECT 1 FROM sessions WHERE home IN ${inList(homes.length)} LIMIT 1`).get(...homes) !== undefined
   }
 
   /** Non-info diagnostics recorded for the sessions under `homes` (capped per session; the list reads them with {@link listForList}). */

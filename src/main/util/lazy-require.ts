@@ -6,10 +6,10 @@
  */
 import { createRequire } from 'node:module'
 
-const require = createRequire(import.meta.url)
+const requirePackage = createRequire(import.meta.url)
 
 /** A getter that `require`s package `id` the first time it is called (CommonJS build of the package). */
 export function lazyRequire<T>(id: string): () => T {
   let mod: T | undefined
-  return () => (mod ??= require(id) as T)
+  return () => (mod ??= requirePackage(id) as T)
 }

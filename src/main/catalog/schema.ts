@@ -22,9 +22,8 @@
  * - `usage`: one row per node that records token usage (for aggregations by day/model/...).
  * - `removed`: sessions deleted from the catalog, with the `gen` of their removal (for `getChanges`).
  * - `meta`: key/value (the `gen` counter, the homes fully indexed).
- * - `sessions.list_masked` / `list_masked_key`: the row's summary as the list sends it (masked,
- *   links applied) and the row version and masking code it is valid for (`summary-mask.ts`);
- *   added to a v8 catalog by `ALTER TABLE` on open (a cache column: no rebuild).
+ * - `list_cache`: per session row (`sid`), its summary as the list sends it (masked, links
+ *   applied) and the row version and masking code it is valid for (`key`, `summary-mask.ts`).
  *
  * Secondary indexes are only those a query's plan uses (EXPLAIN QUERY PLAN, issue 15): v8 dropped
  * `sessions_gen` (`changedSince` seeks `sessions_project` by home instead) and `sessions_parent`
@@ -93,8 +92,6 @@ CREATE TABLE IF NOT EXISTS sessions (
   diagnostics TEXT,
   credentials TEXT,
   gen INTEGER NOT NULL,
-  list_masked TEXT,
-  list_masked_key TEXT,
   UNIQUE (home, agent, session_id)
 );
 CREATE TABLE IF NOT EXISTS files (
@@ -146,15 +143,22 @@ INSERT OR IGNORE INTO meta(key, value) VALUES ('gen', '0');
  *   takes ~70 ms for 10k sessions).
  * - `messages_meta`: a message's session, role, time, model and tools by `mid`, ~1 µs per match
  *   against ~4 µs for the row (~45 bytes per message).
+ * - `sessions_list` (covering) and `sessions_extras` (partial: rows with diagnostics or credential
+ *   files): the list reads its 10k rows' keys from them, not the wide rows (`CatalogStore.listForList`).
+ * - `list_cache`: the list's masked summaries (a cache table, see `summary-mask.ts`).
  * Created by every open rather than in DDL, so a catalog written before them gets them without a
  * version bump and a rebuild (once: ~1 s per 200k messages; afterwards a no-op, no write lock).
  */
 const INDEXES = `
 CREATE INDEX IF NOT EXISTS sessions_project ON sessions(home, project, agent);
 CREATE INDEX IF NOT EXISTS messages_meta ON messages(mid, sid, role, created_at, model, tool_names);
+CREATE INDEX IF NOT EXISTS sessions_list ON sessions(home, sid, gen, agent, session_id, last_activity_at, created_at);
+CREATE INDEX IF NOT EXISTS sessions_extras ON sessions(home) WHERE diagnostics IS NOT NULL OR credentials IS NOT NULL;
+CREATE TABLE IF NOT EXISTS list_cache (sid INTEGER PRIMARY KEY, key TEXT NOT NULL, json TEXT NOT NULL);
 `
 
 const DROP = `
+DROP TABLE IF EXISTS list_cache;
 DROP TABLE IF EXISTS fts;
 DROP TABLE IF EXISTS fts_pending;
 DROP TABLE IF EXISTS skeletons;
@@ -165,25 +169,6 @@ DROP TABLE IF EXISTS sessions;
 DROP TABLE IF EXISTS removed;
 DROP TABLE IF EXISTS meta;
 `
-
-/** Cache columns added after v8 was released (NULL in old rows; see `summary-mask.ts`). */
-const ADDED_COLUMNS: [table: string, column: string, type: string][] = [
-  ['sessions', 'list_masked', 'TEXT'],
-  ['sessions', 'list_masked_key', 'TEXT'],
-]
-
-/** Add the {@link ADDED_COLUMNS} a catalog lacks (once per catalog; a no-op read afterwards). */
-function addColumns(db: Database.Database): void {
-  for (const [table, column, type] of ADDED_COLUMNS) {
-    const has = (db.pragma(`table_info(${table})`) as { name: string }[]).some((c) => c.name === column)
-    if (has) continue
-    db.transaction(() => {
-      // Another process may have added it meanwhile (the check ran outside the write lock).
-      if ((db.pragma(`table_info(${table})`) as { name: string }[]).some((c) => c.name === column)) return
-      db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`)
-    }).immediate()
-  }
-}
 
 /** How long a statement waits for another process's write lock (better-sqlite3 `timeout`, ms). */
 export const BUSY_TIMEOUT_MS = 10_000
@@ -264,7 +249,6 @@ export function openCatalog(path: string): Database.Database {
       }).immediate()
     }
     db.exec(INDEXES)
-    addColumns(db)
   } catch (e) {
     db.close()
     throw e

@@ -49,7 +49,7 @@ async function listOnce(): Promise<{ json: string; prompt: string | undefined }>
 
 function row(): { gen: number; key: string | null; masked: string | null } {
   const lib = new LibraryService([], [], { now: Date.now }, { catalogPath: join(dir, 'data', 'catalog.sqlite') })
-  const r = lib.db.prepare('SELECT gen, list_masked_key AS key, list_masked AS masked FROM sessions WHERE session_id = ?').get(SESSION) as { gen: number; key: string | null; masked: string | null }
+  const r = lib.db.prepare('SELECT s.gen AS gen, c.key AS key, c.json AS masked FROM sessions s LEFT JOIN list_cache c ON c.sid = s.sid WHERE s.session_id = ?').get(SESSION) as { gen: number; key: string | null; masked: string | null }
   lib.db.close()
   return r
 }
@@ -70,19 +70,19 @@ describe('masked list summaries', () => {
     expect(r.masked).not.toContain(SECRET.secret)
     expect(JSON.parse(r.masked!).firstPrompt).toBe(first.prompt)
     // The stored mask is what the next list sends (the row is not masked again).
-    exec("UPDATE sessions SET list_masked = json_set(list_masked, '$.firstPrompt', 'from the stored mask') WHERE session_id = ?", SESSION)
+    exec("UPDATE list_cache SET json = json_set(json, '$.firstPrompt', 'from the stored mask') WHERE sid = (SELECT sid FROM sessions WHERE session_id = ?)", SESSION)
     expect((await listOnce()).prompt).toBe('from the stored mask')
   })
 
   it('a row written again (new gen) or another masking code is masked again from the row', async () => {
     const first = await listOnce()
-    exec("UPDATE sessions SET list_masked = json_set(list_masked, '$.firstPrompt', 'stale') WHERE session_id = ?", SESSION)
+    exec("UPDATE list_cache SET json = json_set(json, '$.firstPrompt', 'stale') WHERE sid = (SELECT sid FROM sessions WHERE session_id = ?)", SESSION)
     exec('UPDATE sessions SET gen = gen + 1 WHERE session_id = ?', SESSION)
     const again = await listOnce()
     expect(again.prompt).toBe(first.prompt)
     expect(again.json.includes(SECRET.secret)).toBe(false)
     expect(row().key).toBe(maskedKeyFor(row().gen))
-    exec("UPDATE sessions SET list_masked = json_set(list_masked, '$.firstPrompt', 'stale'), list_masked_key = gen || ? WHERE session_id = ?", ':another-masker', SESSION)
+    exec("UPDATE list_cache SET json = json_set(json, '$.firstPrompt', 'stale'), key = ? WHERE sid = (SELECT sid FROM sessions WHERE session_id = ?)", `${row().gen}:another-masker`, SESSION)
     expect((await listOnce()).prompt).toBe(first.prompt)
   })
 

@@ -3,8 +3,8 @@
  * `sepia list` was ~15% of it, on every run, for the same rows).
  *
  * The list's summaries leave main masked (`secrets/api.ts`, every API result). The library masks
- * each catalog row's summary once, as the API gate would (`maskValue`), and stores the JSON in the
- * row (`sessions.list_masked`) with the key it is valid for (`sessions.list_masked_key`):
+ * each catalog row's summary once, as the API gate would (`maskValue`), and stores the JSON
+ * (`list_cache.json`, by the row's `sid`) with the key it is valid for (`list_cache.key`):
  * `<row gen>:<masker key>`. Every write of a row (a new read, a link change, an archive mark)
  * takes a new `gen` (`CatalogStore.nextGen`), so a stored mask of an older version of the row is
  * never used; the masker key ({@link maskerKey}) is a hash of the secrets module's source, so a
@@ -47,7 +47,7 @@ export function secretsSourceHash(dir: string): string {
   return h.digest('hex').slice(0, 16)
 }
 
-/** The `list_masked_key` of a row written with change counter `gen`. */
+/** The `list_cache.key` of a row written with change counter `gen`. */
 export function maskedKeyFor(gen: number): string {
   return `${gen}:${maskerKey()}`
 }

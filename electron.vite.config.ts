@@ -1,11 +1,14 @@
 import { resolve } from 'node:path'
 import { defineConfig } from 'electron-vite'
 import vue from '@vitejs/plugin-vue'
+import { secretsSourceHash } from './src/main/catalog/summary-mask'
 
 // Three processes, three builds (electron-vite). The renderer build is also what browser mode
 // serves over loopback HTTP, so it must work from any origin path (base './').
 export default defineConfig({
   main: {
+    // The masked summaries the catalog keeps are valid for this masking code only (src/main/catalog/summary-mask.ts).
+    define: { __SEPIA_SECRETS_HASH__: JSON.stringify(secretsSourceHash(resolve(__dirname, 'src/main/secrets'))) },
     build: {
       rollupOptions: {
         // The catalog's indexing worker (worker_threads) is an entry of its own: out/main/catalog-worker.js.

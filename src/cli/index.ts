@@ -29,7 +29,8 @@
  */
 import { parseArgs } from 'node:util'
 import { SepiaError } from '../shared/api'
-import type { SessionSummary } from '../shared/ir'
+import type { Diagnostic, SessionSummary } from '../shared/ir'
+import type { HomeInfo } from '../shared/api'
 import { createApi } from '../main/api'
 import { processContext } from '../main/host'
 import { sessionToMarkdown } from '../main/export/markdown'
@@ -151,21 +152,26 @@ export async function main(argv: string[], out: NodeJS.WritableStream = process.
     if (WRITING_COMMANDS.has(command)) for (const n of await api.recoverWrites()) err.write(safeText(`sepia: ${n.message}\n`))
     switch (command) {
       case 'list': {
+        if (values.json) {
+          // The stored masked summaries as they are (issue 15: parsing, masking and printing 10k
+          // summary objects was most of a warm `sepia list --json`); src/main/library.ts `listJson`.
+          await api.ready()
+          const l = await api.library.listJson()
+          out.write(formatListJson(l.homes, l.sessions, l.diagnostics))
+          return 0
+        }
         const lib = await api.getLibrary()
-        if (values.json) out.write(JSON.stringify({ homes: lib.homes, sessions: lib.sessions, diagnostics: lib.diagnostics }, null, 2) + '\n')
-        else {
-          // No session to list: say which agents' history is here that Sepia cannot read yet (src/main/health/unread.ts).
-          const unread = lib.sessions.length === 0 ? await unreadAgentNames(api.library.openHomes.map((h) => h.layout)) : []
-          out.write(safeText(formatList(lib.sessions, lib.homes.map((h) => h.path + (h.isDemo ? ' (demo)' : '')), values.all === true, unread)))
-          // Stores Sepia can list but not read (Windsurf, Trae keep their chats encrypted; issue 18).
-          for (const h of api.library.openHomes) {
-            for (const u of await findUnreadStores(h.layout)) {
-              if (u.reason !== 'encrypted') continue
-              out.write(safeText(`\n${unreadStoreLine(u)}\n${u.paths.map((p) => `  ${p}\n`).join('')}${u.count > u.paths.length ? `  … and ${u.count - u.paths.length} more\n` : ''}`))
-            }
+        // No session to list: say which agents' history is here that Sepia cannot read yet (src/main/health/unread.ts).
+        const unread = lib.sessions.length === 0 ? await unreadAgentNames(api.library.openHomes.map((h) => h.layout)) : []
+        out.write(safeText(formatList(lib.sessions, lib.homes.map((h) => h.path + (h.isDemo ? ' (demo)' : '')), values.all === true, unread)))
+        // Stores Sepia can list but not read (Windsurf, Trae keep their chats encrypted; issue 18).
+        for (const h of api.library.openHomes) {
+          for (const u of await findUnreadStores(h.layout)) {
+            if (u.reason !== 'encrypted') continue
+            out.write(safeText(`\n${unreadStoreLine(u)}\n${u.paths.map((p) => `  ${p}\n`).join('')}${u.count > u.paths.length ? `  … and ${u.count - u.paths.length} more\n` : ''}`))
           }
         }
-        if (!values.json) writeDiagnostics(err, lib.diagnostics)
+        writeDiagnostics(err, lib.diagnostics)
         return 0
       }
       case 'show': {
@@ -250,6 +256,16 @@ export async function main(argv: string[], out: NodeJS.WritableStream = process.
 
 /** Commands that write (or host the app): each first recovers interrupted writes (src/main/util/write-recovery.ts). */
 const WRITING_COMMANDS: ReadonlySet<string> = new Set(['convert', 'restore', 'undo-restore', 'export', 'collect', 'serve'])
+
+/**
+ * `sepia list --json`: `{"homes": [...], "sessions": [...], "diagnostics": [...]}`, homes and
+ * diagnostics indented by 2, each session (the JSON text of its summary) on one line.
+ */
+export function formatListJson(homes: readonly HomeInfo[], sessions: readonly string[], diagnostics: readonly Diagnostic[]): string {
+  const indent = (v: unknown): string => JSON.stringify(v, null, 2).replace(/\n/g, '\n  ')
+  const list = sessions.length === 0 ? '[]' : `[\n    ${sessions.join(',\n    ')}\n  ]`
+  return `{\n  "homes": ${indent(homes)},\n  "sessions": ${list},\n  "diagnostics": ${indent(diagnostics)}\n}\n`
+}
 
 /** The `sepia list` text: sessions by agent and project; sessions the agent hides (Devin `hidden = 1`) only with `--all`. */
 function formatList(all: SessionSummary[], homes: string[], showHidden: boolean, unread: readonly string[] = []): string {

@@ -2,15 +2,16 @@
  * CLI start-up (issue 15): the modules only one command needs are not loaded by every command.
  * Module loading was most of a warm `sepia list` (profile in BENCHMARKS.md), so the static import
  * graph of the CLI entry, followed through the sources, must not reach the PostgreSQL driver, the
- * MCP SDK (and zod) or isomorphic-git; those are imported when `push`/`serve --catalog`, `mcp` or
- * a checkpoint read runs. Read from the source text (no build needed); `import type` is erased.
+ * MCP SDK (and zod), isomorphic-git, `diff`, `fflate` or `fzstd`; those are loaded when
+ * `push`/`serve --catalog`, `mcp`, a checkpoint read, an export, a zip bundle or a Zed thread needs them. Read from the source text (no build needed); `import type` is erased.
  */
 import { existsSync, readFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 
 const ROOT = resolve(import.meta.dirname, '..', '..')
-const HEAVY = ['pg', '@modelcontextprotocol/sdk', 'zod', 'isomorphic-git']
+// `diff`, `fflate` and `fzstd` are required on first use (src/main/util/lazy-require.ts).
+const HEAVY = ['pg', '@modelcontextprotocol/sdk', 'zod', 'isomorphic-git', 'diff', 'fflate', 'fzstd']
 
 /** Static value imports of one source file: [specifier]. */
 function staticImports(file: string): string[] {
@@ -55,7 +56,7 @@ function reachedPackages(entry: string): Map<string, string[]> {
 }
 
 describe('CLI start-up', () => {
-  it('does not load the PostgreSQL driver, the MCP SDK, zod or isomorphic-git before a command needs them', () => {
+  it('does not load the PostgreSQL driver, the MCP SDK, zod, isomorphic-git, diff, fflate or fzstd before a command needs them', () => {
     const reached = reachedPackages(join(ROOT, 'src', 'cli', 'index.ts'))
     // The walk does find packages (the catalog's SQLite driver), so an empty result is not a pass by accident.
     expect(reached.has('better-sqlite3')).toBe(true)

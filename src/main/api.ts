@@ -170,9 +170,10 @@ export function createApi(context: AppContext): SepiaService {
       return
     }
     library.setHomes(await openPaths([context.ownHome], false, true))
-    const lib = await library.load()
+    // The catalog refreshed as a load would, without building the list (`sepia list --json` builds none).
+    await library.prepare()
     if (initialised) return
-    if (lib.sessions.length === 0) library.setHomes(await openPaths(demoHomes(context.fixturesDir), true, false))
+    if (!library.hasSessions()) library.setHomes(await openPaths(demoHomes(context.fixturesDir), true, false))
     initialised = true
   }
 

@@ -17,7 +17,7 @@ import { basename, join } from 'node:path'
 import type { AgentInfo, CredentialFile, HomeInfo, Library } from '../shared/api'
 import { SepiaError } from '../shared/api'
 import type { ChangeSet, FindOptions, FindResult, IndexStatus, PageOptions, SessionPage } from '../shared/catalog'
-import type { AgentId, MessageNode, Session, SessionSummary } from '../shared/ir'
+import type { AgentId, Diagnostic, MessageNode, Session, SessionSummary } from '../shared/ir'
 import type { AgentDefinition, ReadContext } from './agents/types'
 import { applyLinks } from './catalog/link'
 import { DEFAULT_PAGE, findIn, pageOf, wholeNode } from './catalog/page'
@@ -27,7 +27,8 @@ import { CatalogStore, stampOf, type CatalogSession } from './catalog/store'
 import { LiveWatcher, watchRoots } from './live/watch'
 import { rebasePaths, type Archive } from './archive/archive'
 import { archiveHook } from './archive/hook'
-import { findCredentialFiles, maskSession } from './secrets'
+import { findCredentialFiles, markMasked, maskSession, maskValue } from './secrets'
+import { maskerKey } from './catalog/summary-mask'
 
 export type { OpenHome } from './catalog/refresh'
 
@@ -163,20 +164,40 @@ export class LibraryService {
   /** The library (see `SepiaApi.getLibrary`). `true` means `{refresh: true}`. */
   async load(options: boolean | LoadOptions = {}): Promise<Library> {
     const o: LoadOptions = typeof options === 'boolean' ? { refresh: options } : options
-    const first = this.options.refreshFirstLoad === true && !this.freshFor.has(this.homePaths.join('\u0000'))
-    if (o.refresh || first || (!o.partial && !this.isIndexed())) {
-      this.freshFor.add(this.homePaths.join('\u0000'))
-      // A refresh the caller asked for discovers every store; the others skip agents whose
-      // freshness snapshot says nothing changed (src/main/catalog/freshness.ts).
-      await this.refreshOrGoOn(o.refresh === true)
-      return this.build()
-    }
-    // Warm start (or partial): answer from the catalog first, then look for changed files — unless
-    // this one-shot host refreshed these homes already (a second discovery of every store would
-    // only keep the command running after its answer).
+    if (await this.refreshForLoad(o)) return this.build()
+    // Warm start (or partial): answer from the catalog first, then look for changed files.
     const library = await this.build()
-    if (!(this.options.refreshFirstLoad === true && this.freshFor.has(this.homePaths.join('\u0000')))) this.startBackground()
+    this.backgroundForLoad()
     return library
+  }
+
+  /**
+   * What {@link load} does to the catalog (the refresh it waits for, or the background refresh it
+   * starts), without building the library: search and live changes read the catalog, not the list
+   * of 10k summaries (`sepia search` built it for nothing; issue 15).
+   */
+  async prepare(options: LoadOptions = {}): Promise<void> {
+    if (!(await this.refreshForLoad(options))) this.backgroundForLoad()
+  }
+
+  /** The refresh a load waits for (resolves true when it ran one). */
+  private async refreshForLoad(o: LoadOptions): Promise<boolean> {
+    const first = this.options.refreshFirstLoad === true && !this.freshFor.has(this.homePaths.join('\u0000'))
+    if (!(o.refresh || first || (!o.partial && !this.isIndexed()))) return false
+    this.freshFor.add(this.homePaths.join('\u0000'))
+    // A refresh the caller asked for discovers every store; the others skip agents whose
+    // freshness snapshot says nothing changed (src/main/catalog/freshness.ts).
+    await this.refreshOrGoOn(o.refresh === true)
+    return true
+  }
+
+  /**
+   * After a warm (or partial) load: look for changed files in the background — unless this
+   * one-shot host refreshed these homes already (a second discovery of every store would only
+   * keep the command running after its answer).
+   */
+  private backgroundForLoad(): void {
+    if (!(this.options.refreshFirstLoad === true && this.freshFor.has(this.homePaths.join('\u0000')))) this.startBackground()
   }
 
   /** Start one background refresh per set of homes (warm start and partial loads). */
@@ -201,29 +222,75 @@ export class LibraryService {
       if (was?.running !== status.running || was?.phase !== status.phase) this.built = { key, library: { ...this.built.library, index: status } }
       return this.built.library
     }
-    const seen = new Set<string>()
-    const sessions: SessionSummary[] = []
-    const rows = this.store.listSessions(homes, false)
-    const order = new Map(homes.map((h, i) => [h, i]))
-    rows.sort((a, b) => order.get(a.home)! - order.get(b.home)!)
-    for (const r of rows) {
-      const k = sessionKey(r.agent, r.sessionId)
-      if (seen.has(k)) continue
-      seen.add(k)
-      sessions.push(r.summary)
-    }
-    sessions.sort((a, b) => (b.lastActivityAt ?? b.createdAt ?? 0) - (a.lastActivityAt ?? a.createdAt ?? 0))
+    const { entries, recorded } = this.listEntries()
+    const sessions = entries.map((e) => markMasked(e.summary ?? (JSON.parse(e.json) as SessionSummary)))
     const counts = new Map<string, number>()
     for (const s of sessions) counts.set(s.agent, (counts.get(s.agent) ?? 0) + 1)
     const agents: AgentInfo[] = this.agents.map((a) => ({ id: a.id, displayName: a.displayName, capabilities: a.capabilities, sessionCount: counts.get(a.id) ?? 0 }))
     const homeInfo: HomeInfo[] = this.homes.map((h) => ({ path: h.layout.home, os: h.layout.os, isDemo: h.isDemo }))
-    const diagnostics = [...homes.flatMap((h) => this.refresher.problems.get(h) ?? []), ...this.store.listDiagnostics(homes)]
+    const diagnostics = [...homes.flatMap((h) => this.refresher.problems.get(h) ?? []), ...recorded.diagnostics]
     // Flagged by name only: credential files are never opened (issue 9 item 7).
-    const credentialFiles: CredentialFile[] = (await Promise.all(this.homes.map((h) => findCredentialFiles(h.layout)))).flat()
-    credentialFiles.push(...this.store.listCredentialFiles(homes))
+    const credentialFiles: CredentialFile[] = [...(await Promise.all(this.homes.map((h) => findCredentialFiles(h.layout)))).flat(), ...recorded.credentialFiles]
     const library: Library = { homes: homeInfo, agents, sessions, diagnostics, credentialFiles, loadedAt: this.ctx.now(), index: status }
     this.built = { key, library }
     return library
+  }
+
+  /**
+   * The list's sessions from the catalog, newest first (a session under two homes from the first),
+   * each as the JSON text of its masked summary (`summary` too when it was masked now), with the
+   * rows' recorded diagnostics and credential files. Summaries are masked once and kept in the
+   * catalog (catalog/summary-mask.ts), so the API's masking gate passes them through instead of
+   * masking 10k summaries per list; a row masked now is stored (skipped when the catalog is busy).
+   */
+  private listEntries(): { entries: { json: string; summary?: SessionSummary }[]; recorded: { diagnostics: Diagnostic[]; credentialFiles: CredentialFile[] } } {
+    const homes = this.homePaths
+    const masker = maskerKey()
+    const rows = this.store.listForList(homes, masker)
+    const order = new Map(homes.map((h, i) => [h, i]))
+    rows.sort((a, b) => order.get(a.home)! - order.get(b.home)!)
+    // Read with the rows (one pass over the table, not three).
+    const diagnostics: Diagnostic[] = []
+    const credentialFiles: CredentialFile[] = []
+    const toSave: { sid: number; gen: number; json: string }[] = []
+    const seen = new Set<string>()
+    const entries: { json: string; summary?: SessionSummary; at: number }[] = []
+    for (const r of rows) {
+      if (r.diagnostics) diagnostics.push(...parseList<Diagnostic>(r.diagnostics))
+      if (r.credentials) credentialFiles.push(...parseList<CredentialFile>(r.credentials))
+      const k = sessionKey(r.agent, r.sessionId)
+      if (seen.has(k)) continue
+      seen.add(k)
+      if (r.masked !== undefined) entries.push({ json: r.masked, at: r.sortAt })
+      else {
+        const summary = maskValue(r.row!.summary).value
+        const json = JSON.stringify(summary)
+        toSave.push({ sid: r.sid, gen: r.gen, json })
+        entries.push({ json, summary, at: r.sortAt })
+      }
+    }
+    this.store.saveListMasked(toSave, masker)
+    // The row's last_activity_at / created_at columns hold the summary's lastActivityAt / createdAt.
+    entries.sort((a, b) => b.at - a.at)
+    return { entries, recorded: { diagnostics, credentialFiles } }
+  }
+
+  /**
+   * `sepia list --json` without building 10k summary objects: what {@link load} does to the
+   * catalog, then the homes, the sessions (each the JSON text of its masked summary, newest
+   * first, as `load().sessions` lists them) and the diagnostics (masked), ready to print.
+   */
+  async listJson(): Promise<{ homes: HomeInfo[]; sessions: string[]; diagnostics: Diagnostic[] }> {
+    await this.prepare()
+    const { entries, recorded } = this.listEntries()
+    const homes: HomeInfo[] = this.homes.map((h) => ({ path: h.layout.home, os: h.layout.os, isDemo: h.isDemo }))
+    const diagnostics = [...this.homePaths.flatMap((h) => this.refresher.problems.get(h) ?? []), ...recorded.diagnostics]
+    return { homes: maskValue(homes).value, sessions: entries.map((e) => e.json), diagnostics: maskValue(diagnostics).value }
+  }
+
+  /** True when the catalog lists a session under the open homes. */
+  hasSessions(): boolean {
+    return this.store.hasSessions(this.homePaths)
   }
 
   /** The catalog row of a session, indexing first when the homes were never indexed. */
@@ -445,6 +512,16 @@ export class LibraryService {
     this.live = undefined
     await this.whenIdle().catch(() => undefined)
     this.db.close()
+  }
+}
+
+/** A JSON array column (diagnostics, credential files); empty when it does not parse. */
+function parseList<T>(text: string): T[] {
+  try {
+    const v = JSON.parse(text) as unknown
+    return Array.isArray(v) ? (v as T[]) : []
+  } catch {
+    return []
   }
 }
 

@@ -14,7 +14,10 @@ import { createHash } from 'node:crypto'
 import { createReadStream } from 'node:fs'
 import { mkdir, open, stat, utimes, type FileHandle } from 'node:fs/promises'
 import { dirname, join, resolve, sep } from 'node:path'
-import { Inflate, Zip, ZipDeflate } from 'fflate'
+import type { Zip } from 'fflate'
+import { lazyRequire } from '../util/lazy-require'
+
+const fflate = lazyRequire<typeof import('fflate')>('fflate')
 
 /** Most entries a bundle zip may hold (no ZIP64 on write). */
 export const ZIP_MAX_ENTRIES = 65_000
@@ -32,7 +35,7 @@ export class ZipWriter {
   private done = false
 
   private constructor(private readonly fh: FileHandle) {
-    this.zip = new Zip((err, chunk, final) => {
+    this.zip = new (fflate().Zip)((err, chunk, final) => {
       if (err) this.error = err
       else this.pending.push(chunk)
       if (final) this.done = true
@@ -54,7 +57,7 @@ export class ZipWriter {
    * size and sha256 (hex) as read. `check` runs between chunks (throws to cancel).
    */
   async addFile(name: string, src: string, mtimeMs: number, check?: () => void): Promise<{ size: number; sha256: string }> {
-    const entry = new ZipDeflate(name, { level: COMPRESSED.test(name) ? 0 : 6 })
+    const entry = new (fflate().ZipDeflate)(name, { level: COMPRESSED.test(name) ? 0 : 6 })
     entry.mtime = new Date(clampZipTime(mtimeMs))
     this.zip.add(entry)
     const hash = createHash('sha256')
@@ -73,7 +76,7 @@ export class ZipWriter {
 
   /** Add bytes (the manifest) under `name`. */
   async addBytes(name: string, data: Uint8Array, mtimeMs: number): Promise<void> {
-    const entry = new ZipDeflate(name, { level: 6 })
+    const entry = new (fflate().ZipDeflate)(name, { level: 6 })
     entry.mtime = new Date(clampZipTime(mtimeMs))
     this.zip.add(entry)
     entry.push(data, true)
@@ -242,7 +245,7 @@ export async function extractZip(
       const out = await open(target, 'w')
       try {
         const queue: Uint8Array[] = []
-        const inflate = e.method === 8 ? new Inflate((chunk) => void queue.push(chunk)) : undefined
+        const inflate = e.method === 8 ? new (fflate().Inflate)((chunk) => void queue.push(chunk)) : undefined
         if (e.compressedSize > 0) {
           const stream = createReadStream(zipPath, { start: dataStart, end: dataStart + e.compressedSize - 1, highWaterMark: 1 << 20 })
           for await (const chunk of stream as AsyncIterable<Buffer>) {

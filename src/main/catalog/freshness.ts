@@ -42,9 +42,15 @@ export interface FreshnessDeps {
   files: string[]
 }
 
-/** A recorded snapshot: path → signature, plus the discovery's diagnostics (JSON in the catalog's meta table). */
+/**
+ * A recorded snapshot: path → signature, plus the discovery's diagnostics (JSON in the catalog's
+ * meta table), and the {@link FreshnessDeps} it was recorded for ({@link depsKey}): the deps come
+ * from the home's layout, which is detected again by each process (a copied home's OS, the editor
+ * folders found in it), so a snapshot of other deps says nothing about this discovery.
+ */
 export interface FreshnessSnapshot {
-  v: 1
+  v: 2
+  deps: string
   /** `[path, signature]`; see {@link signature}. */
   entries: [string, string][]
   diagnostics: Diagnostic[]
@@ -115,8 +121,14 @@ export function recordFiles(into: Map<string, string>, files: Iterable<string>):
   for (const f of files) if (!into.has(f)) into.set(f, signature(f))
 }
 
-/** True when every recorded path still has its recorded signature. */
-export function unchanged(snapshot: FreshnessSnapshot): boolean {
+/** The key of `deps` a snapshot records (the same deps give the same key). */
+export function depsKey(deps: FreshnessDeps): string {
+  return JSON.stringify([deps.trees, deps.dirs, deps.files])
+}
+
+/** True when the snapshot was recorded for `deps` and every recorded path still has its recorded signature. */
+export function unchanged(snapshot: FreshnessSnapshot, deps: FreshnessDeps): boolean {
+  if (snapshot.deps !== depsKey(deps)) return false
   for (const [path, sig] of snapshot.entries) if (signature(path) !== sig) return false
   return true
 }
@@ -126,7 +138,7 @@ export function parseSnapshot(text: string | undefined): FreshnessSnapshot | und
   if (!text) return undefined
   try {
     const s = JSON.parse(text) as FreshnessSnapshot
-    return s && s.v === 1 && Array.isArray(s.entries) && Array.isArray(s.diagnostics) ? s : undefined
+    return s && s.v === 2 && typeof s.deps === 'string' && Array.isArray(s.entries) && Array.isArray(s.diagnostics) ? s : undefined
   } catch {
     return undefined
   }

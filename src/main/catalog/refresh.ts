@@ -17,7 +17,7 @@ import { indexRefs, indexText, type IndexedRef } from './indexer'
 import { linkGroup } from './link'
 import { runJob, splitBySize, startWorker } from './pool'
 import { stampOf, type CatalogStore } from './store'
-import { parseSnapshot, recordDeps, recordFiles, snapshotKey, unchanged, type FreshnessSnapshot } from './freshness'
+import { depsKey, parseSnapshot, recordDeps, recordFiles, snapshotKey, unchanged, type FreshnessSnapshot } from './freshness'
 
 /** One open home: its layout and whether it is the demo library. */
 export interface OpenHome {
@@ -165,7 +165,7 @@ export class Refresher {
     const orphans: { home: string; agent: AgentDefinition; sessionId: string }[] = []
     const touched = new Set<string>()
     // Snapshots to keep after the reads (dropped for an agent whose reads failed), by meta key.
-    const snapshots = new Map<string, { entries: Map<string, string> | undefined; diagnostics: Diagnostic[] }>()
+    const snapshots = new Map<string, { entries: Map<string, string> | undefined; deps?: string; diagnostics: Diagnostic[] }>()
     for (const home of homes) {
       const problems: Diagnostic[] = []
       this.problems.set(home.layout.home, problems)
@@ -179,7 +179,7 @@ export class Refresher {
         // A covered home while the archive is on is always discovered: the archive copies what discovery finds.
         if (deps && !full && (!covered || this.options.archive?.idle?.() === true)) {
           const snap = parseSnapshot(this.store.getMeta(key))
-          if (snap && unchanged(snap)) {
+          if (snap && unchanged(snap, deps)) {
             // Nothing this agent's discovery depends on changed: the catalog holds what it would find.
             problems.push(...snap.diagnostics)
             continue
@@ -195,7 +195,7 @@ export class Refresher {
           if (entries) {
             // New session files: recorded now, before they are read.
             recordFiles(entries, refs.flatMap((r) => r.files))
-            snapshots.set(key, { entries, diagnostics: found.diagnostics })
+            snapshots.set(key, { entries, deps: depsKey(deps!), diagnostics: found.diagnostics })
           } else if (deps) snapshots.set(key, { entries: undefined, diagnostics: [] }) // cannot be recorded safely: drop the old one
         } catch (e) {
           problems.push({ severity: 'error', path: home.layout.home, agent: agent.id, message: `Could not look for ${agent.displayName} sessions: ${errorText(e)}` })
@@ -277,11 +277,15 @@ export class Refresher {
       const { error } = linkGroup(this.store, home, agent)
       if (error) this.problems.get(home)?.push({ severity: 'warning', path: home, agent: agent.id, message: `Could not link sub-agent sessions: ${error}` })
     }
-    for (const home of homes) for (const a of agents) this.store.setMeta(`indexed:${home.layout.home}:${a.id}`, '1')
+    // One write transaction, and none when nothing is new (a warm refresh that found nothing changed).
+    const meta = new Map<string, string>()
+    for (const home of homes) for (const a of agents) meta.set(`indexed:${home.layout.home}:${a.id}`, '1')
     for (const [key, snap] of snapshots) {
-      const value: FreshnessSnapshot | undefined = snap.entries ? { v: 1, entries: [...snap.entries], diagnostics: snap.diagnostics } : undefined
-      this.store.setMeta(key, value ? JSON.stringify(value) : '')
+      const value: FreshnessSnapshot | undefined = snap.entries && snap.deps !== undefined ? { v: 2, deps: snap.deps, entries: [...snap.entries], diagnostics: snap.diagnostics } : undefined
+      meta.set(key, value ? JSON.stringify(value) : '')
     }
+    const writes = [...meta].filter(([k, v]) => this.store.getMeta(k) !== v)
+    if (writes.length > 0) this.store.db.transaction(() => writes.forEach(([k, v]) => this.store.setMeta(k, v)))()
     const result: RefreshResult = { read: toRead.length - failed, removed: toRemove.length, failed, bytes: st.bytesTotal, ms: Date.now() - started }
     st.finishedAt = Date.now()
     this.startText(st)

@@ -22,6 +22,8 @@
  * - `usage`: one row per node that records token usage (for aggregations by day/model/...).
  * - `removed`: sessions deleted from the catalog, with the `gen` of their removal (for `getChanges`).
  * - `meta`: key/value (the `gen` counter, the homes fully indexed).
+ * - `list_cache`: per session row (`sid`), its summary as the list sends it (masked, links
+ *   applied) and the row version and masking code it is valid for (`key`, `summary-mask.ts`).
  *
  * Secondary indexes are only those a query's plan uses (EXPLAIN QUERY PLAN, issue 15): v8 dropped
  * `sessions_gen` (`changedSince` seeks `sessions_project` by home instead) and `sessions_parent`
@@ -141,15 +143,22 @@ INSERT OR IGNORE INTO meta(key, value) VALUES ('gen', '0');
  *   takes ~70 ms for 10k sessions).
  * - `messages_meta`: a message's session, role, time, model and tools by `mid`, ~1 µs per match
  *   against ~4 µs for the row (~45 bytes per message).
+ * - `sessions_list` (covering) and `sessions_extras` (partial: rows with diagnostics or credential
+ *   files): the list reads its 10k rows' keys from them, not the wide rows (`CatalogStore.listForList`).
+ * - `list_cache`: the list's masked summaries (a cache table, see `summary-mask.ts`).
  * Created by every open rather than in DDL, so a catalog written before them gets them without a
  * version bump and a rebuild (once: ~1 s per 200k messages; afterwards a no-op, no write lock).
  */
 const INDEXES = `
 CREATE INDEX IF NOT EXISTS sessions_project ON sessions(home, project, agent);
 CREATE INDEX IF NOT EXISTS messages_meta ON messages(mid, sid, role, created_at, model, tool_names);
+CREATE INDEX IF NOT EXISTS sessions_list ON sessions(home, sid, gen, agent, session_id, last_activity_at, created_at);
+CREATE INDEX IF NOT EXISTS sessions_extras ON sessions(home) WHERE diagnostics IS NOT NULL OR credentials IS NOT NULL;
+CREATE TABLE IF NOT EXISTS list_cache (sid INTEGER PRIMARY KEY, key TEXT NOT NULL, json TEXT NOT NULL);
 `
 
 const DROP = `
+DROP TABLE IF EXISTS list_cache;
 DROP TABLE IF EXISTS fts;
 DROP TABLE IF EXISTS fts_pending;
 DROP TABLE IF EXISTS skeletons;

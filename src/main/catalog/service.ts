@@ -57,7 +57,7 @@ export function createCatalogMethods(deps: CatalogServiceDeps): CatalogMethods {
     async search(query, filters) {
       if (typeof query !== 'string') throw new SepiaError({ code: 'BAD_ARGUMENT', message: 'The search query must be text.' })
       await init()
-      await library.load({ partial: true })
+      await library.prepare({ partial: true })
       return searchCatalog(library.db, library.homePaths, query, filters ?? {}, library.store.ftsPending())
     },
     getUsage: usage,
@@ -70,7 +70,7 @@ export function createCatalogMethods(deps: CatalogServiceDeps): CatalogMethods {
     async getChanges(token) {
       if (token !== undefined && token !== null && typeof token !== 'string') throw new SepiaError({ code: 'BAD_ARGUMENT', message: 'The change token must be the text a previous call returned.' })
       await init()
-      await library.load({ partial: true })
+      await library.prepare({ partial: true })
       return library.changes(token ?? undefined)
     },
     async getSessionPage(agent, id, options) {

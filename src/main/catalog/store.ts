@@ -9,7 +9,7 @@ import type { ArchivedMark } from '../../shared/archive'
 import type { AgentId, Diagnostic, Session, SessionSummary } from '../../shared/ir'
 import type { StoreRef } from '../agents/types'
 import type { MessageRow, SessionRecord } from './extract'
-import { FTS_TEXT_FUNCTION } from './schema'
+import { BUSY_TIMEOUT_MS, FTS_TEXT_FUNCTION } from './schema'
 
 /** A session record without its message rows (a streaming write stores those as it goes). */
 export type SessionHead = Omit<SessionRecord, 'messages'>
@@ -108,6 +108,26 @@ export function rowToSession(r: SessionRowDb): CatalogSession {
 }
 
 const SESSION_COLUMNS = 'sid, home, agent, session_id, ref, summary, node_count, parent_session_id, parent_tool_call_id, child_session_ids, call_links, link_agent_name, gen'
+
+/**
+ * A row of {@link CatalogStore.listForList}: `masked` (the stored JSON of the summary as the list
+ * sends it, `summary-mask.ts`) when it is valid for the row's version and the masking code, else
+ * `row` (the summary as read, links applied) for the caller to mask.
+ */
+export interface ListRow {
+  sid: number
+  gen: number
+  home: string
+  agent: AgentId
+  sessionId: string
+  masked?: string
+  row?: CatalogSession
+  /** `last_activity_at`, else `created_at`, else 0 (ms since epoch): the list's order. */
+  sortAt: number
+  /** The row's recorded diagnostics and credential files (JSON), when it has any. */
+  diagnostics?: string
+  credentials?: string
+}
 
 /** Placeholders `(?, ?, ...)` for an IN list. */
 export function inList(n: number): string {
@@ -307,7 +327,77 @@ export class CatalogStore {
     return rows.map(rowToSession)
   }
 
-  /** Non-info diagnostics recorded for the sessions under `homes` (capped per session). */
+  /**
+   * Every session under `homes` for the list, in `sessions_list` order (home, then sid): the
+   * stored masked summary (`list_cache`) where its key is `<gen>:<maskerKey>`, else the row. The
+   * keys come from the covering index `sessions_list`, diagnostics and credential files from the
+   * partial index `sessions_extras`, so the wide rows are read only for rows to mask (issue 15:
+   * walking 10k wide rows was the largest part of a warm list). See `summary-mask.ts`.
+   */
+  listForList(homes: readonly string[], maskerKey: string): ListRow[] {
+    if (homes.length === 0) return []
+    const keys = this.st(
+      `SELECT sid, gen, home, agent, session_id, COALESCE(last_activity_at, created_at, 0) AS sort_at FROM sessions INDEXED BY sessions_list WHERE home IN ${inList(homes.length)}`,
+    ).all(...homes) as { sid: number; gen: number; home: string; agent: string; session_id: string; sort_at: number }[]
+    const cache = new Map<number, { key: string; json: string }>()
+    for (const c of this.st('SELECT sid, key, json FROM list_cache').all() as { sid: number; key: string; json: string }[]) cache.set(c.sid, c)
+    const extras = new Map<number, { diagnostics: string | null; credentials: string | null }>()
+    const withExtras = this.st(
+      `SELECT sid, diagnostics, credentials FROM sessions INDEXED BY sessions_extras WHERE home IN ${inList(homes.length)} AND (diagnostics IS NOT NULL OR credentials IS NOT NULL)`,
+    ).all(...homes) as { sid: number; diagnostics: string | null; credentials: string | null }[]
+    for (const e of withExtras) extras.set(e.sid, e)
+    const one = this.st(`SELECT ${SESSION_COLUMNS.replace('ref, ', "'{}' AS ref, ")} FROM sessions WHERE sid = ?`)
+    const out: ListRow[] = []
+    for (const k of keys) {
+      const row: ListRow = { sid: k.sid, gen: k.gen, home: k.home, agent: k.agent as AgentId, sessionId: k.session_id, sortAt: k.sort_at }
+      const c = cache.get(k.sid)
+      if (c && c.key === `${k.gen}:${maskerKey}`) row.masked = c.json
+      else {
+        const r = one.get(k.sid) as SessionRowDb | undefined
+        if (!r) continue // removed meanwhile (another connection)
+        row.row = rowToSession(r)
+      }
+      const e = extras.get(k.sid)
+      if (e?.diagnostics) row.diagnostics = e.diagnostics
+      if (e?.credentials) row.credentials = e.credentials
+      out.push(row)
+    }
+    return out
+  }
+
+  /**
+   * Store masked list summaries (`json`) for rows still at `gen`, keyed `<gen>:<maskerKey>`, and
+   * drop those of rows that are gone; a row written since keeps no stale mask. A cache write: it
+   * takes no new `gen`, and when another connection holds the write lock it is skipped at once
+   * (the next list masks those rows again) rather than making the list wait. Returns whether it
+   * was written.
+   */
+  saveListMasked(rows: readonly { sid: number; gen: number; json: string }[], maskerKey: string): boolean {
+    if (rows.length === 0) return true
+    const st = this.st('INSERT OR REPLACE INTO list_cache (sid, key, json) SELECT sid, gen || \':\' || ?, ? FROM sessions WHERE sid = ? AND gen = ?')
+    this.db.pragma('busy_timeout = 0')
+    try {
+      this.db.transaction(() => {
+        for (const r of rows) st.run(maskerKey, r.json, r.sid, r.gen)
+        this.st('DELETE FROM list_cache WHERE sid NOT IN (SELECT sid FROM sessions)').run()
+      }).immediate()
+      return true
+    } catch (e) {
+      const code = (e as { code?: unknown }).code
+      if (code === 'SQLITE_BUSY' || code === 'SQLITE_BUSY_SNAPSHOT' || code === 'SQLITE_READONLY') return false
+      throw e
+    } finally {
+      this.db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`)
+    }
+  }
+
+  /** True when a session is listed under one of `homes`. */
+  hasSessions(homes: readonly string[]): boolean {
+    if (homes.length === 0) return false
+    return this.st(`SELECT 1 FROM sessions WHERE home IN ${inList(homes.length)} LIMIT 1`).get(...homes) !== undefined
+  }
+
+  /** Non-info diagnostics recorded for the sessions under `homes` (capped per session; the list reads them with {@link listForList}). */
   listDiagnostics(homes: readonly string[]): Diagnostic[] {
     if (homes.length === 0) return []
     const rows = this.st(`SELECT diagnostics FROM sessions WHERE diagnostics IS NOT NULL AND home IN ${inList(homes.length)}`).all(...homes) as { diagnostics: string }[]

@@ -5,11 +5,13 @@
  * Reads only; paths that would leave the folder are refused here as in the restore.
  */
 import { open, lstat, readFile, readlink } from 'node:fs/promises'
-import { createTwoFilesPatch } from 'diff'
+import { lazyRequire } from '../util/lazy-require'
 import type { RestoreFilePreview, RestoreFileStatus } from '../../shared/api'
 import { execFlag } from './atomic'
 import { safeLinkTarget, safeTargetPath } from './paths'
 import type { CheckpointFiles, FileAtCheckpoint, Progress, RefusedPath } from './types'
+
+const diff = lazyRequire<typeof import('diff')>('diff')
 
 /** Text larger than this (either side, bytes) gets no diff, only sizes. */
 export const MAX_DIFF_BYTES = 1 << 20
@@ -115,7 +117,7 @@ async function addDiff(preview: RestoreFilePreview, abs: string, disk: ComparedF
     return
   }
   const name = preview.path
-  preview.diff = createTwoFilesPatch(disk === 'absent' ? '/dev/null' : `a/${name}`, after ? `b/${name}` : '/dev/null', oldText, newText, 'on disk now', 'at the checkpoint')
+  preview.diff = diff().createTwoFilesPatch(disk === 'absent' ? '/dev/null' : `a/${name}`, after ? `b/${name}` : '/dev/null', oldText, newText, 'on disk now', 'at the checkpoint')
 }
 
 /** The first 8000 bytes of a file (for the binary check of a large file). */

@@ -8,13 +8,15 @@
  * shown as text); remote images become a text mention, as in the app (`src/renderer/src/markdown.ts`).
  */
 import { createHash } from 'node:crypto'
-import { createTwoFilesPatch } from 'diff'
+import { lazyRequire } from '../util/lazy-require'
 import MarkdownIt from 'markdown-it'
 import type { ContentBlock, MessageNode, Session, ToolCall, Usage } from '../../shared/ir'
 import { eventText } from '../../shared/events'
 import { EXPORT_CSS } from './html-style'
 import { argumentsText, clip, exportRows, roleLabel, sessionFacts, type RowOptions } from './rows'
 import { cutOutsideSecrets } from '../secrets/mask'
+
+const diff = lazyRequire<typeof import('diff')>('diff')
 
 /** Options for {@link sessionToHtml}. */
 export interface HtmlOptions extends RowOptions {
@@ -123,7 +125,7 @@ function toolHtml(call: ToolCall, result: MessageNode | undefined, o: { open: st
 }
 
 function diffHtml(path: string, oldText: string | undefined, newText: string | undefined): string {
-  const patch = createTwoFilesPatch(path, path, oldText ?? '', newText ?? '', '', '', { context: 3 })
+  const patch = diff().createTwoFilesPatch(path, path, oldText ?? '', newText ?? '', '', '', { context: 3 })
   const lines = patch.split('\n').slice(2) // drop the two file-name header lines
   const html = lines
     .map((l) => (l.startsWith('+') ? `<span class="add">${esc(l)}</span>` : l.startsWith('-') ? `<span class="del">${esc(l)}</span>` : esc(l) + '\n'))

@@ -101,6 +101,7 @@ export function maskValue<T>(value: T): { value: T; count: number } {
       return r.text
     }
     if (v === null || typeof v !== 'object') return v
+    if (outputs.has(v)) return v // masked already (a masked session, a summary the catalog keeps masked)
     const known = seen.get(v)
     if (known !== undefined) return known
     const dst: Record<string, unknown> | unknown[] = Array.isArray(v) ? [] : {}
@@ -128,6 +129,16 @@ export function maskValue<T>(value: T): { value: T; count: number } {
 
 const maskedSessions = new WeakMap<Session, Session>()
 const outputs = new WeakSet<object>()
+
+/**
+ * Mark `value` as masked already: {@link maskResult} and {@link maskValue} pass it (and whatever
+ * holds it, for the rest) through as it is. Only for values that went through {@link maskValue}
+ * (the catalog's masked list summaries, `catalog/summary-mask.ts`). Returns `value`.
+ */
+export function markMasked<T extends object>(value: T): T {
+  outputs.add(value)
+  return value
+}
 
 /**
  * A masked copy of a session: every string the renderer sees (node content, blocks, tool call

@@ -14,7 +14,9 @@
  * beside the source.
  */
 import type Database from 'better-sqlite3'
-import { decompress } from 'fzstd'
+import { lazyRequire } from '../../util/lazy-require'
+
+const fzstd = lazyRequire<typeof import('fzstd')>('fzstd')
 import { sqliteCopyCache } from '../../util/sqlite'
 
 /** How long (ms) an unused copy stays open. */
@@ -69,7 +71,7 @@ export function threadRow(db: Database.Database, id: string): ZedThreadRow | und
 export function threadJson(dataType: unknown, data: unknown): string {
   if (typeof data !== 'string' && !(data instanceof Uint8Array)) throw new Error(`data is ${data === null ? 'NULL' : typeof data}, not a blob`)
   const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data
-  if (dataType === 'zstd') return Buffer.from(decompress(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength))).toString('utf8')
+  if (dataType === 'zstd') return Buffer.from(fzstd().decompress(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength))).toString('utf8')
   if (dataType === 'json') return Buffer.from(bytes).toString('utf8')
   throw new Error(`unknown data_type ${JSON.stringify(typeof dataType === 'string' ? dataType : String(dataType))} (Zed writes json or zstd)`)
 }

@@ -26,6 +26,17 @@ export function addDiagnostic(session: Session, d: Omit<Diagnostic, 'sessionId' 
 }
 
 /**
+ * Append `n` to `session.nodes` as the child of the node before it (`parentNodeId`; none for the
+ * first), for a reader whose store is one linear thread. Returns `n`.
+ */
+export function pushChained(session: Session, n: MessageNode): MessageNode {
+  const prev = session.nodes[session.nodes.length - 1]
+  if (prev) n.parentNodeId = prev.nodeId
+  session.nodes.push(n)
+  return n
+}
+
+/**
  * One line of a JSONL store as an object: `undefined` for a blank line, and (with a warning
  * naming `path` and the 1-based `line`) for a line that is not JSON (cut short?) or not a JSON
  * object (an array, a string, `null`), which the reader then skips.

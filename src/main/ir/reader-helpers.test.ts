@@ -1,6 +1,6 @@
-/** `jsonLineObject`: one JSONL line as an object, with a warning naming the file and line for a bad one. */
+/** Reader helpers of ir/build.ts: `jsonLineObject` (one JSONL line, a warning naming file and line for a bad one) and `pushChained`. */
 import { describe, expect, it } from 'vitest'
-import { jsonLineObject, newSession } from './build'
+import { jsonLineObject, newSession, pushChained } from './build'
 
 describe('jsonLineObject', () => {
   it('takes an object, passes over a blank line, and warns about a cut or non-object line', () => {
@@ -15,5 +15,15 @@ describe('jsonLineObject', () => {
       [4, 'line is not a JSON object; skipped', 'warning', '/h/s.jsonl', 'pi', 's1'],
       [5, 'line is not a JSON object; skipped', 'warning', '/h/s.jsonl', 'pi', 's1'],
     ])
+  })
+
+  it('pushChained makes each node the child of the one before it', () => {
+    const s = newSession('continue', 's2', 'continue-json', ['/h/s.json'])
+    const a = pushChained(s, { nodeId: 'a', role: 'user', content: 'hi' })
+    pushChained(s, { nodeId: 'b', role: 'assistant', content: 'hello' })
+    pushChained(s, { nodeId: 'c', role: 'user', content: 'again' })
+    expect(a).toBe(s.nodes[0])
+    expect(s.nodes.map((n) => [n.nodeId, n.parentNodeId])).toEqual([['a', undefined], ['b', 'a'], ['c', 'b']])
+    expect('parentNodeId' in s.nodes[0]!).toBe(false)
   })
 })

@@ -22,6 +22,7 @@ import { aggregateUsage } from '../src/main/usage/aggregate'
 import { loadPricing, PriceBook, pricingCandidates } from '../src/main/usage/pricing'
 import { startPostgres } from '../tests/helpers/postgres'
 import { writeCorpus, type CorpusInfo } from './corpus'
+import { pct, SEARCH_QUERIES } from './search-queries'
 
 /** Where and how to run (from bench/run.ts). */
 export interface PostgresBenchOptions {
@@ -35,27 +36,11 @@ export interface PostgresBenchOptions {
 }
 
 const QUERIES: [string, Record<string, unknown>][] = [
-  ['session', {}],
-  ['catalog index', {}],
-  ['getSessionPage', {}],
-  ['getSess', {}],
-  ['src/main/library_catalog.ts', {}],
-  ['snake_case_name', {}],
-  ['frobnicate_widget', {}],
-  ['zanzibarquokka', {}],
-  ['"parse render"', {}],
-  ['error -promise', {}],
-  ['token', { agent: 'claude-code' }],
-  ['return', { project: '/home/ana/src/project-03' }],
+  ...SEARCH_QUERIES,
   ['Bash', { toolName: 'Bash' }],
   ['value', { role: 'user', since: '2026-02-01' }],
   ['model', { sort: 'recent' }],
 ]
-
-function pct(values: number[], p: number): number {
-  const s = [...values].sort((a, b) => a - b)
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!
-}
 
 /** Run the bench; resolves the results object (also written to `<base>/postgres.json`). */
 export async function runPostgresBench(o: PostgresBenchOptions): Promise<Record<string, unknown>> {

@@ -58,6 +58,7 @@ import { runHugeBench } from './huge'
 import { runIdleBench } from './idle'
 import { runPeersBench, type PeerResult } from './peers'
 import { runRendererBench, type RendererResult } from './renderer'
+import { pct, SEARCH_QUERIES } from './search-queries'
 import { startServe, waitIndexIdle } from './serve'
 
 const argv = process.argv.slice(2)
@@ -118,10 +119,6 @@ export function conditions(): { loadavg: string; peers: string[] } {
   return { loadavg, peers }
 }
 
-function pct(values: number[], p: number): number {
-  const s = [...values].sort((a, b) => a - b)
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!
-}
 const median = (v: number[]): number => pct(v, 50)
 
 /** The issue's renderer row (goal: <= 5k DOM nodes, heap <= 300 MB, first paint <= 1 s, every scroll frame < 50 ms). */
@@ -342,18 +339,7 @@ const coldPeakMB = hwm()
 log(`cold: ${listening.sessions} sessions listed in ${(listening.ms / 1000).toFixed(1)} s, search ready in ${(searchReadyMs / 1000).toFixed(1)} s, peak RSS ${coldPeakMB} MB`)
 
 const queries: [string, Record<string, unknown>][] = [
-  ['session', {}],
-  ['catalog index', {}],
-  ['getSessionPage', {}],
-  ['getSess', {}],
-  ['src/main/library_catalog.ts', {}],
-  ['snake_case_name', {}],
-  ['frobnicate_widget', {}],
-  ['zanzibarquokka', {}],
-  ['"parse render"', {}],
-  ['error -promise', {}],
-  ['token', { agent: 'claude-code' }],
-  ['return', { project: '/home/ana/src/project-03' }],
+  ...SEARCH_QUERIES,
   ['検索', {}],
   ['量子計算機', {}],
   ['数据库 错误处理', { sort: 'recent' }],

@@ -6,7 +6,7 @@
  * 1. the mock (`mock/server.ts`) runs `scenarios/mcp-proof.json`: to the prompt `MCP-PROOF ...` it
  *    answers with a `tool_use` of `mcp__sepia__search_sessions` (`{query: "NOTES"}`), then a text;
  * 2. `claude -p --mcp-config <file> --strict-mcp-config --allowedTools mcp__sepia__search_sessions`
- *    runs in a sandbox home (clean environment, `baseEnv`), the config starting
+ *    runs in a sandbox home (clean environment, `claudeCodeEnv`), the config starting
  *    `node bin/sepia.mjs mcp --home fixtures/real/claude-code/home` (stores the real Claude Code wrote);
  * 3. the request log must hold a request offering `mcp__sepia__search_sessions` (in `tools`, or by
  *    name in Claude Code's deferred-tool list), and a later
@@ -19,10 +19,10 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { findAppRoot } from '../src/main/context'
-import { claudeCodeDriver } from './drivers/claude-code'
+import { claudeCodeDriver, claudeCodeEnv } from './drivers/claude-code'
 import type { Json } from './mock/normalize'
 import { startMock } from './mock/server'
-import { baseEnv, ensureInstalled, makeSandbox, run, stopSandboxProcesses } from './sandbox'
+import { ensureInstalled, makeSandbox, run, stopSandboxProcesses } from './sandbox'
 
 const ROOT = findAppRoot()
 const FIXTURE_HOME = join(ROOT, 'fixtures/real/claude-code/home')
@@ -89,18 +89,7 @@ async function main(): Promise<number> {
   const mock = await startMock({ scenarioFile: join(ROOT, 'resume/scenarios/mcp-proof.json'), logFile, cwd: sandbox.cwd })
   const mcpConfig = join(sandbox.home, 'mcp.json')
   writeFileSync(mcpConfig, JSON.stringify({ mcpServers: { sepia: { type: 'stdio', command: process.execPath, args: [join(ROOT, 'bin/sepia.mjs'), 'mcp', '--home', FIXTURE_HOME] } } }, null, 2))
-  const env = baseEnv(sandbox.home, {
-    ANTHROPIC_BASE_URL: mock.url,
-    ANTHROPIC_API_KEY: 'sk-ant-mock',
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-    DISABLE_AUTOUPDATER: '1',
-    DISABLE_TELEMETRY: '1',
-    DISABLE_ERROR_REPORTING: '1',
-    CLAUDE_CODE_TMPDIR: join(sandbox.home, 'tmp'),
-    MCP_TIMEOUT: '60000',
-    SEPIA_DATA_DIR: join(sandbox.home, 'sepia-data'),
-    ...(process.getuid?.() === 0 ? { IS_SANDBOX: '1' } : {}),
-  })
+  const env = claudeCodeEnv(sandbox.home, mock.url, { MCP_TIMEOUT: '60000', SEPIA_DATA_DIR: join(sandbox.home, 'sepia-data') })
   const args = ['-p', '--output-format', 'json', '--mcp-config', mcpConfig, '--strict-mcp-config', '--allowedTools', TOOL, '--', 'MCP-PROOF: find my past sessions that mention NOTES, using the sepia tools.']
   log(`running ${bin} ${args.join(' ')}`)
   const started = Date.now()

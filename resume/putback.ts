@@ -27,7 +27,7 @@ import { createApi } from '../src/main/api'
 import type { AgentId } from '../src/shared/ir'
 import { checkRequests } from './check'
 import Database from 'better-sqlite3'
-import { claudeCodeDriver } from './drivers/claude-code'
+import { claudeCodeDriver, claudeCodeEnv } from './drivers/claude-code'
 import { clineDriver } from './drivers/cline'
 import { codexDriver, codexOverrides } from './drivers/codex'
 import type { Driver, DriverContext } from './drivers/types'
@@ -93,16 +93,7 @@ const AGENTS: Record<string, PutBackAgent> = {
     async start(ctx) {
       const id = randomUUID()
       // The driver's environment (drivers/claude-code.ts), with `--session-id` for a new session.
-      const env = baseEnv(ctx.sandbox.home, {
-        ANTHROPIC_BASE_URL: ctx.mock.url,
-        ANTHROPIC_API_KEY: 'sk-ant-mock',
-        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-        DISABLE_AUTOUPDATER: '1',
-        DISABLE_TELEMETRY: '1',
-        DISABLE_ERROR_REPORTING: '1',
-        CLAUDE_CODE_TMPDIR: join(ctx.sandbox.home, 'tmp'),
-        ...(process.getuid?.() === 0 ? { IS_SANDBOX: '1' } : {}),
-      })
+      const env = claudeCodeEnv(ctx.sandbox.home, ctx.mock.url)
       const r = await run(ctx.bin, ['-p', '--dangerously-skip-permissions', '--output-format', 'json', '--session-id', id, FIRST_PROMPT], { cwd: ctx.sandbox.cwd, env, timeoutMs: 180_000 })
       if (r.code !== 0) throw new Error(`claude exited ${r.code}: ${r.output.slice(-1500)}`)
       return id

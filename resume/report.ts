@@ -32,6 +32,8 @@ export const RUN_NOTES: readonly string[] = [
     'had timed out at 240 s under load 30 passed in 41 to 99 s at load 13 to 17 with the load-scaled timeout; 019ddeed stops on its image).',
   '2026-12-02, Qwen Code and Pi: `--targets qwen-code,pi` (every source; load about 4; the public-real Claude Code home then held 43 sessions, the older columns ran on 38), ' +
     'the three sessions without turns into Qwen Code again with `--only-failed` once the check knew its "No saved session found", then `--sources qwen-code,pi` (every target), then `--targets pi` again once the Pi writer kept the cost (every source passed).',
+  '2026-12-02, the five public-real Claude Code sessions the older columns had not run (the sub-agent sidechains of 155c3456) into Cline, Codex, Gemini CLI, OpenCode and Kilo Code ' +
+    'with `--sources public-real-claude-code --targets codex,gemini,opencode,kilo-code,cline --cases <their ids>` (load about 1 to 2): all 25 passed (Cline 45 to 51 s a session), so every column now ran on all 43.',
 ]
 
 /** Why a cell is empty or cannot pass, by `source>target` (or `source>*`). */

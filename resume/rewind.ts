@@ -32,9 +32,9 @@ import { parseArgs } from 'node:util'
 import { claudeCode } from '../src/main/agents/claude-code'
 import { createCheckpointService } from '../src/main/checkpoints'
 import { libraryFor } from '../src/main/checkpoints/testing'
-import { claudeCodeDriver } from './drivers/claude-code'
+import { claudeCodeDriver, claudeCodeEnv } from './drivers/claude-code'
 import { startMock, type Mock } from './mock/server'
-import { baseEnv, ensureInstalled, ensureTmux, makeSandbox, sleep, stopSandboxProcesses, Tmux, type Sandbox } from './sandbox'
+import { ensureInstalled, ensureTmux, makeSandbox, sleep, stopSandboxProcesses, Tmux, type Sandbox } from './sandbox'
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 const SCENARIO = join(ROOT, 'resume', 'scenarios', 'rewind.json')
@@ -113,17 +113,7 @@ export function diffTrees(a: Tree, b: Tree): string[] {
 
 function claudeEnv(sandbox: Sandbox, mock: Mock): Record<string, string> {
   // The driver's environment (drivers/claude-code.ts), with a terminal for the UI.
-  return baseEnv(sandbox.home, {
-    ANTHROPIC_BASE_URL: mock.url,
-    ANTHROPIC_API_KEY: 'sk-ant-mock',
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-    DISABLE_AUTOUPDATER: '1',
-    DISABLE_TELEMETRY: '1',
-    DISABLE_ERROR_REPORTING: '1',
-    CLAUDE_CODE_TMPDIR: join(sandbox.home, 'tmp'),
-    TERM: 'xterm-256color',
-    ...(process.getuid?.() === 0 ? { IS_SANDBOX: '1' } : {}),
-  })
+  return claudeCodeEnv(sandbox.home, mock.url, { TERM: 'xterm-256color' })
 }
 
 /** Pre-seed the first-run answers (onboarding, API key, folder trust, bypass warning), as the shared kit's gen-claude-code.sh does. */

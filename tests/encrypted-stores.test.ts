@@ -9,6 +9,8 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { layoutForHome } from '../src/main/platform'
 import { findUnreadStores, UNREAD_DETECTORS } from '../src/main/health/unread'
+import { summarizeHealth } from '../src/main/health/report'
+import type { HealthReport } from '../src/shared/health'
 import { runCli } from './helpers/cli-run'
 import { REPO_ROOT } from './helpers/golden'
 
@@ -49,5 +51,23 @@ describe('encrypted chat stores (Windsurf, Trae)', () => {
     const doctor = await runCli('doctor', '--home', WINDSURF)
     expect(doctor.code).toBe(0)
     expect(doctor.out).toContain('Windsurf keeps its chats encrypted; Sepia can list them but not read them.')
+  })
+
+  it('a home with only encrypted stores gets the encrypted notice, not "cannot read yet"', async () => {
+    const list = await runCli('list', '--home', WINDSURF, '--home', TRAE)
+    expect(list.out.split('\n')[1]).toBe('')
+    expect(list.out).not.toContain('cannot read yet')
+    expect(list.out).not.toContain('No session Sepia can read')
+    const doctor = await runCli('doctor', '--home', WINDSURF, '--home', TRAE)
+    expect(doctor.out.split('\n')[0]).toBe('Sepia found no session it can read here. Windsurf keeps its chats encrypted; Sepia can list them but not read them. Trae keeps its chats encrypted; Sepia can list them but not read them.')
+    expect(doctor.out).not.toContain('cannot read yet')
+  })
+
+  it("the report's sentence names a store with no reader apart from an encrypted one", () => {
+    const totals = { sessions: 0, records: 0, recordsSkipped: 0, filesRead: 0, skippedFiles: 0, partialSessions: 0, toolCallsWithoutResult: 0 }
+    const homes = [{ unreadStores: [{ agentName: 'Zork', paths: ['/h/.zork/db'], count: 1 }, { agentName: 'Windsurf', reason: 'encrypted', paths: ['/h/a.pb'], count: 1 }] }]
+    expect(summarizeHealth({ totals, homes } as unknown as Omit<HealthReport, 'summary'>)).toBe(
+      'Sepia found no session it can read here. Found history of Zork, which Sepia cannot read yet. Windsurf keeps its chats encrypted; Sepia can list them but not read them.',
+    )
   })
 })

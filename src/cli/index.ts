@@ -48,7 +48,7 @@ import { ARCHIVE_USAGE, runArchive, runPutBack } from './archive'
 import { MOVE_USAGE, runMoveCommand } from './move'
 import { AGENTS } from '../main/agents/registry'
 import { projectKey } from '../shared/project-key'
-import { findUnreadStores, unreadAgentNames, unreadSentence, unreadStoreLine } from '../main/health/unread'
+import { findUnreadStores, unreadSentence, unreadStoreLine } from '../main/health/unread'
 import { runPush, TEAM_USAGE } from './team'
 import { checkPostgresUrl, maskSecretsIn } from '../main/team/url'
 
@@ -161,15 +161,15 @@ export async function main(argv: string[], out: NodeJS.WritableStream = process.
           return 0
         }
         const lib = await api.getLibrary()
-        // No session to list: say which agents' history is here that Sepia cannot read yet (src/main/health/unread.ts).
-        const unread = lib.sessions.length === 0 ? await unreadAgentNames(api.library.openHomes.map((h) => h.layout)) : []
+        const stores = (await Promise.all(api.library.openHomes.map((h) => findUnreadStores(h.layout)))).flat()
+        // No session to list: say which agents' history is here that Sepia cannot read yet (src/main/health/unread.ts);
+        // an encrypted store is not one of them: it gets its own notice below.
+        const unread = lib.sessions.length === 0 ? [...new Set(stores.filter((u) => u.reason !== 'encrypted').map((u) => u.agentName))] : []
         out.write(safeText(formatList(lib.sessions, lib.homes.map((h) => h.path + (h.isDemo ? ' (demo)' : '')), values.all === true, unread)))
         // Stores Sepia can list but not read (Windsurf, Trae keep their chats encrypted; issue 18).
-        for (const h of api.library.openHomes) {
-          for (const u of await findUnreadStores(h.layout)) {
-            if (u.reason !== 'encrypted') continue
-            out.write(safeText(`\n${unreadStoreLine(u)}\n${u.paths.map((p) => `  ${p}\n`).join('')}${u.count > u.paths.length ? `  … and ${u.count - u.paths.length} more\n` : ''}`))
-          }
+        for (const u of stores) {
+          if (u.reason !== 'encrypted') continue
+          out.write(safeText(`\n${unreadStoreLine(u)}\n${u.paths.map((p) => `  ${p}\n`).join('')}${u.count > u.paths.length ? `  … and ${u.count - u.paths.length} more\n` : ''}`))
         }
         writeDiagnostics(err, lib.diagnostics)
         return 0

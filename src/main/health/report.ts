@@ -103,9 +103,13 @@ export function summarizeHealth(r: Omit<HealthReport, 'summary'>): string {
   if (t.skippedFiles > 0) parts.push(`${n(t.skippedFiles)} ${t.skippedFiles === 1 ? 'file' : 'files'} could not be read`)
   if (t.partialSessions > 0) parts.push(`${n(t.partialSessions)} ${t.partialSessions === 1 ? 'session was' : 'sessions were'} read only in part`)
   if (t.toolCallsWithoutResult > 0) parts.push(`${n(t.toolCallsWithoutResult)} tool ${t.toolCallsWithoutResult === 1 ? 'call has' : 'calls have'} no recorded result`)
-  const unread = [...new Set(r.homes.flatMap((h) => h.unreadStores.map((u) => u.agentName)))]
+  // An encrypted store (Windsurf, Trae; issue 18) is not history Sepia cannot read "yet": it gets its own sentence.
+  const stores = r.homes.flatMap((h) => h.unreadStores)
+  const unread = [...new Set(stores.filter((u) => u.reason !== 'encrypted').map((u) => u.agentName))]
+  const encrypted = [...new Set(stores.filter((u) => u.reason === 'encrypted').map((u) => u.agentName))]
   let s = parts.join('; ') + '.'
   if (unread.length) s += ` Found history of ${unread.join(', ')}, which Sepia cannot read yet.`
+  for (const name of encrypted) s += ` ${name} keeps its chats encrypted; Sepia can list them but not read them.`
   return s
 }
 

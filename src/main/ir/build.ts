@@ -26,6 +26,36 @@ export function addDiagnostic(session: Session, d: Omit<Diagnostic, 'sessionId' 
 }
 
 /**
+ * Append `n` to `session.nodes` as the child of the node before it (`parentNodeId`; none for the
+ * first), for a reader whose store is one linear thread. Returns `n`.
+ */
+export function pushChained(session: Session, n: MessageNode): MessageNode {
+  const prev = session.nodes[session.nodes.length - 1]
+  if (prev) n.parentNodeId = prev.nodeId
+  session.nodes.push(n)
+  return n
+}
+
+/**
+ * One line of a JSONL store as an object: `undefined` for a blank line, and (with a warning
+ * naming `path` and the 1-based `line`) for a line that is not JSON (cut short?) or not a JSON
+ * object (an array, a string, `null`), which the reader then skips.
+ */
+export function jsonLineObject(session: Session, path: string, raw: string, line: number): Record<string, unknown> | undefined {
+  if (raw.trim() === '') return undefined
+  let v: unknown
+  try {
+    v = JSON.parse(raw)
+  } catch {
+    addDiagnostic(session, { severity: 'warning', path, line, message: 'line is not JSON (cut short?); skipped' })
+    return undefined
+  }
+  if (typeof v === 'object' && v !== null && !Array.isArray(v)) return v as Record<string, unknown>
+  addDiagnostic(session, { severity: 'warning', path, line, message: 'line is not a JSON object; skipped' })
+  return undefined
+}
+
+/**
  * Pair every tool call with its result node (`role: "tool"`, same `toolCallId`): sets the call's
  * `status` (`completed`, `failed` when the result is an error, `pending` when no result exists)
  * and `isError`. Results whose call is missing keep `metadata.orphan = true`.

@@ -21,7 +21,7 @@
 import { readFile } from 'node:fs/promises'
 import { SepiaError } from '../../../shared/api'
 import type { ContentBlock, MessageNode, Session, ToolCall } from '../../../shared/ir'
-import { addDiagnostic, finishSession, newSession } from '../../ir/build'
+import { addDiagnostic, finishSession, newSession, pushChained } from '../../ir/build'
 import { toolKind } from '../../ir/toolkind'
 import type { ReadContext, StoreRef } from '../types'
 
@@ -124,13 +124,7 @@ export async function readContinueShapedSession(ref: StoreRef, _ctx: ReadContext
     return finishSession(session)
   }
 
-  let lastId: string | undefined
-  const push = (n: MessageNode): MessageNode => {
-    if (lastId !== undefined) n.parentNodeId = lastId
-    session.nodes.push(n)
-    lastId = n.nodeId
-    return n
-  }
+  const push = (n: MessageNode): MessageNode => pushChained(session, n)
   const resultIds = new Set<string>()
   for (const item of data.history) {
     const m = obj(obj(item)?.message)

@@ -17,7 +17,7 @@
 import { readFile } from 'node:fs/promises'
 import { SepiaError } from '../../../shared/api'
 import type { MessageNode, Session, ToolCall, Usage } from '../../../shared/ir'
-import { addDiagnostic, addUsage, finishSession, newSession } from '../../ir/build'
+import { addDiagnostic, addUsage, finishSession, jsonLineObject, newSession } from '../../ir/build'
 import { toolKind } from '../../ir/toolkind'
 import type { ReadContext, StoreRef } from '../types'
 
@@ -98,18 +98,8 @@ export async function readCopilotCliSession(ref: StoreRef, _ctx: ReadContext): P
   const lines = text.split('\n')
   lines.forEach((raw, i) => {
     const lineNo = i + 1
-    if (raw.trim() === '') return
-    let e: Json | undefined
-    try {
-      e = obj(JSON.parse(raw))
-    } catch {
-      addDiagnostic(session, { severity: 'warning', path, line: lineNo, message: 'line is not JSON (cut short?); skipped' })
-      return
-    }
-    if (!e) {
-      addDiagnostic(session, { severity: 'warning', path, line: lineNo, message: 'line is not a JSON object; skipped' })
-      return
-    }
+    const e = jsonLineObject(session, path, raw, lineNo)
+    if (!e) return
     const type = str(e.type) ?? '(no type)'
     const d = obj(e.data) ?? {}
     const id = str(e.id) ?? `line-${lineNo}`

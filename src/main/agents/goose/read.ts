@@ -24,7 +24,7 @@
 import { readFile } from 'node:fs/promises'
 import { SepiaError } from '../../../shared/api'
 import type { Session, Usage } from '../../../shared/ir'
-import { addDiagnostic, finishSession, newSession } from '../../ir/build'
+import { addDiagnostic, finishSession, jsonLineObject, newSession } from '../../ir/build'
 import { openSqliteReadOnly } from '../../util/sqlite'
 import type { ReadContext, StoreRef } from '../types'
 import { messageNodes, num, obj, str } from './content'
@@ -76,18 +76,8 @@ async function readJsonl(ref: StoreRef, session: Session): Promise<void> {
   }
   text.split('\n').forEach((raw, i) => {
     const line = i + 1
-    if (raw.trim() === '') return
-    let v: Json | undefined
-    try {
-      v = obj(JSON.parse(raw))
-    } catch {
-      addDiagnostic(session, { severity: 'warning', path, line, message: 'line is not JSON (cut short?); skipped' })
-      return
-    }
-    if (!v) {
-      addDiagnostic(session, { severity: 'warning', path, line, message: 'line is not a JSON object; skipped' })
-      return
-    }
+    const v = jsonLineObject(session, path, raw, line)
+    if (!v) return
     if (line === 1 && !Array.isArray(v.content) && v.role === undefined) {
       if (str(v.working_dir)) session.workingDirectory = str(v.working_dir)
       if (str(v.description)) session.title = str(v.description)

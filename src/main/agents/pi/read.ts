@@ -40,7 +40,7 @@
 import { basename } from 'node:path'
 import { SepiaError } from '../../../shared/api'
 import type { ContentBlock, MessageNode, Session, ToolCall, Usage } from '../../../shared/ir'
-import { addDiagnostic, finishSession, newSession } from '../../ir/build'
+import { addDiagnostic, finishSession, jsonLineObject, newSession } from '../../ir/build'
 import { toolKind } from '../../ir/toolkind'
 import { forEachLine } from '../../util/lines'
 import type { ReadContext, StoreRef } from '../types'
@@ -147,18 +147,8 @@ export async function readPiSession(ref: StoreRef, _ctx: ReadContext): Promise<S
   const counts = { badParent: 0 }
 
   const take = (raw: string, lineNo: number): void => {
-    if (raw.trim() === '') return
-    let e: Json | undefined
-    try {
-      e = obj(JSON.parse(raw))
-    } catch {
-      addDiagnostic(session, { severity: 'warning', path, line: lineNo, message: 'line is not JSON (cut short?); skipped' })
-      return
-    }
-    if (!e) {
-      addDiagnostic(session, { severity: 'warning', path, line: lineNo, message: 'line is not a JSON object; skipped' })
-      return
-    }
+    const e = jsonLineObject(session, path, raw, lineNo)
+    if (!e) return
     const type = str(e.type) ?? '(no type)'
     if (type === 'session') {
       if (sawHeader || sawEntry) {

@@ -25,7 +25,7 @@
 import { readFile } from 'node:fs/promises'
 import { SepiaError } from '../../../shared/api'
 import type { MessageNode, Session, ToolCall, ToolCallDiff, Usage } from '../../../shared/ir'
-import { addDiagnostic, finishSession, newSession } from '../../ir/build'
+import { addDiagnostic, finishSession, jsonLineObject, newSession } from '../../ir/build'
 import { sortParts } from '../gemini/parts'
 import { exitCodeOf, makeCall, resultNode } from '../gemini/tools'
 import { isoToMs, num, obj, str, type Json } from '../gemini/values'
@@ -98,18 +98,8 @@ export async function readQwenCodeSession(ref: StoreRef, _ctx: ReadContext): Pro
   let lastNodeId: string | undefined
   text.split('\n').forEach((raw, i) => {
     const line = i + 1
-    if (raw.trim() === '') return
-    let r: Json | undefined
-    try {
-      r = obj(JSON.parse(raw))
-    } catch {
-      addDiagnostic(session, { severity: 'warning', path, line, message: 'line is not JSON (cut short?); skipped' })
-      return
-    }
-    if (!r) {
-      addDiagnostic(session, { severity: 'warning', path, line, message: 'line is not a JSON object; skipped' })
-      return
-    }
+    const r = jsonLineObject(session, path, raw, line)
+    if (!r) return
     const uuid = str(r.uuid) ?? `line-${line}`
     if (seen.has(uuid)) {
       addDiagnostic(session, { severity: 'info', path, line, message: `record ${uuid} appears again; the first one is kept` })

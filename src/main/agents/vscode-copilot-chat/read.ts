@@ -30,7 +30,7 @@
 import { readFile } from 'node:fs/promises'
 import { SepiaError } from '../../../shared/api'
 import type { MessageNode, Session, ToolCall, ToolKind } from '../../../shared/ir'
-import { addDiagnostic, finishSession, newSession } from '../../ir/build'
+import { addDiagnostic, finishSession, newSession, pushChained } from '../../ir/build'
 import { toolKind } from '../../ir/toolkind'
 import type { ReadContext, StoreRef } from '../types'
 import { FORMAT_JSONL } from './discover'
@@ -205,13 +205,7 @@ export async function readVscodeCopilotChatSession(ref: StoreRef, _ctx: ReadCont
     return finishSession(session)
   }
 
-  let lastId: string | undefined
-  const push = (n: MessageNode): MessageNode => {
-    if (lastId !== undefined) n.parentNodeId = lastId
-    session.nodes.push(n)
-    lastId = n.nodeId
-    return n
-  }
+  const push = (n: MessageNode): MessageNode => pushChained(session, n)
   const unknownKinds = new Set<string>()
   data.requests.forEach((r0, i) => {
     const r = obj(r0)

@@ -67,6 +67,7 @@ const SAME: Record<string, string> = {
   'qwen-code': 'qwen-code',
   pi: 'pi',
   'copilot-cli': 'copilot-cli',
+  droid: 'droid',
 }
 
 const log = (s: string): void => void process.stderr.write(`[resume ${new Date().toISOString().slice(11, 19)}] ${s}\n`)

@@ -14,6 +14,15 @@
  * - `session.usage_record.data.usage`, one per model call, just before the `assistant.message` it
  *   produced (same `apiCallId`): `model`, `inputTokens` (cache reads and writes included),
  *   `outputTokens`, `cacheReadTokens`, `cacheWriteTokens`, `cost`; it becomes that message's usage.
+ * From the CLI's own event schema (`schemas/session-events.schema.json` of the 1.0.102 package,
+ * which the binary unpacks into `~/.cache/copilot/pkg/<platform>/<version>/`; seen in a real
+ * store when the CLI resumed a session larger than its context):
+ * - `session.compaction_complete.data`: `success`, `summaryContent` (the summary that replaces the
+ *   earlier history), `outcome`, `error`, `messagesRemoved`, `tokensRemoved`: a compaction node when
+ *   it succeeded, else a notice; `session.compaction_start` makes no node.
+ * - `session.truncation.data`: `messagesRemovedDuringTruncation`, `tokensRemovedDuringTruncation`,
+ *   `tokenLimit`, `performedBy` (e.g. "BasicTruncator"): a notice (the messages stay in the file;
+ *   only the requests after it leave them out).
  * Hooks, permissions and notifications become `role: "system"` marker nodes; event types not
  * listed in {@link KNOWN_EVENT_TYPES} become `unknown-event` nodes and an info diagnostic naming
  * file and line. A line that is not JSON is a warning diagnostic; the rest loads.
@@ -28,6 +37,7 @@ import type { ReadContext, StoreRef } from '../types'
 /** Every event type this reader models (the doctor's census list, ./census.ts). */
 export const KNOWN_EVENT_TYPES = [
   'session.start', 'session.resume', 'session.model_change', 'session.permissions_changed', 'session.shutdown', 'session.usage_record',
+  'session.compaction_start', 'session.compaction_complete', 'session.truncation',
   'system.message', 'system.notification', 'user.message',
   'assistant.turn_start', 'assistant.message', 'assistant.turn_end',
   'tool.execution_start', 'tool.execution_complete',
@@ -184,6 +194,21 @@ export async function readCopilotCliSession(ref: StoreRef, _ctx: ReadContext): P
         if (u) session.usage = u
         if (at !== undefined) session.lastActivityAt = at
         for (const k of ['shutdownType', 'totalPremiumRequests', 'totalApiDurationMs', 'codeChanges', 'currentModel'] as const) if (d[k] !== undefined) session.metadata[k] = d[k]
+        return
+      }
+      case 'session.compaction_start':
+        return
+      case 'session.compaction_complete': {
+        const keep = { outcome: d.outcome, messagesRemoved: d.messagesRemoved, tokensRemoved: d.tokensRemoved, compactionAttemptId: d.compactionAttemptId }
+        if (d.success === true) marker('compaction', str(d.summaryContent) ?? 'Earlier messages were summarized.', keep)
+        else marker('notice', `Compaction did not complete${str(d.error) ? `: ${str(d.error)}` : ''}`, keep, true)
+        return
+      }
+      case 'session.truncation': {
+        const n = num(d.messagesRemovedDuringTruncation)
+        const t = num(d.tokensRemovedDuringTruncation)
+        const limit = num(d.tokenLimit)
+        marker('notice', `${n ?? 'Some'} earlier messages${t !== undefined ? ` (${t} tokens)` : ''} left out of the requests to fit ${limit !== undefined ? `${limit} tokens` : 'the context'}`, { ...d })
         return
       }
       case 'session.usage_record':

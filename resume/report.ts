@@ -32,6 +32,8 @@ export const RUN_NOTES: readonly string[] = [
     'had timed out at 240 s under load 30 passed in 41 to 99 s at load 13 to 17 with the load-scaled timeout; 019ddeed stops on its image).',
   '2026-12-02, Qwen Code and Pi: `--targets qwen-code,pi` (every source; load about 4; the public-real Claude Code home then held 43 sessions, the older columns ran on 38), ' +
     'the three sessions without turns into Qwen Code again with `--only-failed` once the check knew its "No saved session found", then `--sources qwen-code,pi` (every target), then `--targets pi` again once the Pi writer kept the cost (every source passed).',
+  '2026-12-02, GitHub Copilot CLI and Factory Droid: `--targets copilot-cli` (every source; load about 8), the 7 public-real sessions that Copilot truncated to its 128,000-token default again with `--cases` once the driver set `COPILOT_PROVIDER_MAX_PROMPT_TOKENS` (all passed); ' +
+    '`--targets droid` (every source; load about 8 to 10), then `--only-failed` once the check knew that Droid sends its own text for Edit results; then `--sources copilot-cli,droid` (every target).',
 ]
 
 /** Why a cell is empty or cannot pass, by `source>target` (or `source>*`). */
@@ -46,6 +48,8 @@ export const CELL_NOTES: Record<string, string> = {
   'public-real-codex>codex': 'same agent (nothing to convert)',
   'qwen-code>qwen-code': 'same agent (nothing to convert)',
   'pi>pi': 'same agent (nothing to convert)',
+  'copilot-cli>copilot-cli': 'same agent (nothing to convert)',
+  'droid>droid': 'same agent (nothing to convert)',
 }
 
 const cellKey = (source: string, target: string) => `${source}>${target}`

@@ -203,6 +203,7 @@ export const TOOL_OUTPUT_MASKS: readonly { agent: string; needle: string; how: s
   { agent: 'gemini', needle: '<tool_output_masked>', how: 'Gemini CLI masks bulky tool outputs itself (ToolOutputMaskingService: outputs beyond the newest 50,000 tokens of tool output become a preview and the path of a file it saves under ~/.gemini/tmp/<project>/tool-outputs, in <tool_output_masked>)' },
   { agent: 'opencode', needle: '[Old tool result content cleared]', how: 'OpenCode prunes old tool outputs itself (SessionCompaction.prune: older outputs are sent as "[Old tool result content cleared]")' },
   { agent: 'kilo-code', needle: '[Old tool result content cleared]', how: 'Kilo Code prunes old tool outputs itself (SessionCompaction.prune, from OpenCode: older outputs are sent as "[Old tool result content cleared]")' },
+  { agent: 'droid', needle: 'The file has been updated successfully.', how: 'Factory Droid sends its own text for the result of an Edit call instead of the result stored in the session (a hand-written session resumed by droid 0.225.2 in its terminal UI: every Edit result reached the model as "The file has been updated successfully.", Create and Execute results as written)' },
 ]
 
 /**

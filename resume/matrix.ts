@@ -30,6 +30,8 @@ import type { AgentId } from '../src/shared/ir'
 import { claudeCodeDriver } from './drivers/claude-code'
 import { clineDriver } from './drivers/cline'
 import { codexDriver } from './drivers/codex'
+import { copilotCliDriver } from './drivers/copilot-cli'
+import { droidDriver } from './drivers/droid'
 import { geminiDriver } from './drivers/gemini'
 import { kiloDriver } from './drivers/kilo'
 import { opencodeDriver } from './drivers/opencode'
@@ -46,6 +48,8 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 
 /** Drivers by target agent (one line per target; the next writers add theirs). */
 const DRIVERS: Record<string, Driver> = { 'claude-code': claudeCodeDriver, cline: clineDriver, codex: codexDriver, opencode: opencodeDriver, 'kilo-code': kiloDriver, gemini: geminiDriver, 'qwen-code': qwenCodeDriver, pi: piDriver }
+DRIVERS['copilot-cli'] = copilotCliDriver
+DRIVERS.droid = droidDriver
 
 /** Source store label → the target agent it already is (not converted onto itself). */
 const SAME: Record<string, string> = {
@@ -62,6 +66,8 @@ const SAME: Record<string, string> = {
   'public-real-codex': 'codex',
   'qwen-code': 'qwen-code',
   pi: 'pi',
+  'copilot-cli': 'copilot-cli',
+  droid: 'droid',
 }
 
 const log = (s: string): void => void process.stderr.write(`[resume ${new Date().toISOString().slice(11, 19)}] ${s}\n`)
@@ -111,7 +117,7 @@ async function main(): Promise<number> {
   const bins: Record<string, string> = {}
   if (args['report-only']) targets.length = 0
   for (const t of targets) {
-    if (t === 'cline') await ensureTmux(log)
+    if (t === 'cline' || t === 'droid') await ensureTmux(log)
     bins[t] = await ensureInstalled(DRIVERS[t]!.package, log)
   }
   const results: CaseResult[] = []

@@ -34,6 +34,8 @@ export const RUN_NOTES: readonly string[] = [
     'the three sessions without turns into Qwen Code again with `--only-failed` once the check knew its "No saved session found", then `--sources qwen-code,pi` (every target), then `--targets pi` again once the Pi writer kept the cost (every source passed).',
   '2026-12-02, the five public-real Claude Code sessions the older columns had not run (the sub-agent sidechains of 155c3456) into Cline, Codex, Gemini CLI, OpenCode and Kilo Code ' +
     'with `--sources public-real-claude-code --targets codex,gemini,opencode,kilo-code,cline --cases <their ids>` (load about 1 to 2): all 25 passed (Cline 45 to 51 s a session), so every column now ran on all 43.',
+  '2026-12-02, GitHub Copilot CLI and Factory Droid: `--targets copilot-cli` (every source; load about 8), the 7 public-real sessions that Copilot truncated to its 128,000-token default again with `--cases` once the driver set `COPILOT_PROVIDER_MAX_PROMPT_TOKENS` (all passed); ' +
+    '`--targets droid` (every source; load about 8 to 10), then `--only-failed` once the check knew that Droid sends its own text for Edit results; then `--sources copilot-cli,droid` (every target).',
 ]
 
 /** Why a cell is empty or cannot pass, by `source>target` (or `source>*`). */
@@ -48,6 +50,8 @@ export const CELL_NOTES: Record<string, string> = {
   'public-real-codex>codex': 'same agent (nothing to convert)',
   'qwen-code>qwen-code': 'same agent (nothing to convert)',
   'pi>pi': 'same agent (nothing to convert)',
+  'copilot-cli>copilot-cli': 'same agent (nothing to convert)',
+  'droid>droid': 'same agent (nothing to convert)',
 }
 
 const cellKey = (source: string, target: string) => `${source}>${target}`

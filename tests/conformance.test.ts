@@ -49,7 +49,7 @@ const HOMES: Partial<Record<AgentId, () => string[]>> = {
   devin: () => [generated('devin', writeDevinHome)],
   cursor: () => [generated('cursor', writeCursorHome)],
   'cursor-agent': () => [generated('cursor-agent', writeAgentHome)],
-  'copilot-cli': () => ['agentv-permissions', 'agentv-eval-shutdown'].map((c) => join(REPO_ROOT, 'fixtures/public-real/copilot-cli', c, 'home')),
+  'copilot-cli': () => [join(REPO_ROOT, 'fixtures/real/copilot-cli/home'), ...['agentv-permissions', 'agentv-eval-shutdown'].map((c) => join(REPO_ROOT, 'fixtures/public-real/copilot-cli', c, 'home'))],
   // The public real Goose sample (one session with no messages) is read in src/main/agents/goose/goose.test.ts.
   goose: () => ['sqlite', 'jsonl'].map((c) => join(REPO_ROOT, 'fixtures/built/goose', c, 'home')),
   'qwen-code': () => [real('qwen-code')],

@@ -52,7 +52,7 @@ export const FIXTURE_HOMES: Partial<Record<AgentId, () => string[]>> = {
   'cursor-agent': () => [generatedHome('cursor-agent', writeCursorAgentHome)],
   pi: () => [realHome('pi')],
   'qwen-code': () => [realHome('qwen-code')],
-  'copilot-cli': () => ['agentv-permissions', 'agentv-eval-shutdown'].map((c) => join(REPO_ROOT, 'fixtures/public-real/copilot-cli', c, 'home')),
+  'copilot-cli': () => [join(REPO_ROOT, 'fixtures/real/copilot-cli/home'), ...['agentv-permissions', 'agentv-eval-shutdown'].map((c) => join(REPO_ROOT, 'fixtures/public-real/copilot-cli', c, 'home'))],
   goose: () => ['sqlite', 'jsonl'].map((c) => join(REPO_ROOT, 'fixtures/built/goose', c, 'home')),
   aider: () => ['zen-mcp-interrupted', 'afi-core-gpt4o', 'monochromatic-qwen-windows'].map((c) => join(REPO_ROOT, 'fixtures/public-real/aider', c, 'home')),
   crush: () => [...['dbos-api-error', 'exabgp-wal-only'].map((c) => join(REPO_ROOT, 'fixtures/public-real/crush', c, 'home')), join(REPO_ROOT, 'fixtures/built/crush/home')],

@@ -131,6 +131,14 @@ const read: Decoder = (a, _c, ctx) => {
   return [out]
 }
 
+/** Copilot CLI `view{path, view_range [start, end]}` (1-based, inclusive; end -1 reads to the end). */
+const view: Decoder = (a, c, ctx) => {
+  const r = Array.isArray(a.view_range) ? a.view_range : undefined
+  const start = n(r?.[0])
+  const end = n(r?.[1])
+  return read({ path: a.path, ...(start !== undefined ? { offset: start } : {}), ...(start !== undefined && end !== undefined && end >= start ? { limit: end - start + 1 } : {}) }, c, ctx)
+}
+
 const readFiles: Decoder = (a, c, ctx) => {
   const list = Array.isArray(a.files) ? a.files : Array.isArray(a.paths) ? a.paths : undefined
   if (!list) return read(a, c, ctx)
@@ -294,10 +302,12 @@ const DECODERS: Record<string, Decoder> = {
   read_file_v2: read,
   view_image: read,
   read_files: readFiles,
+  view: view,
   // write / edit
   write: write,
   write_file: write,
   write_to_file: write,
+  create: write,
   edit: editOrEdits,
   replace: edit,
   search_replace: edit,

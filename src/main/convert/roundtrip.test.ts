@@ -18,6 +18,8 @@ import { normText, transcriptOf } from './transcript'
 import { readBack } from './verify'
 
 const WRITERS = ['claude-code', 'cline', 'codex', 'gemini', 'opencode', 'kilo-code', 'devin', 'qwen-code', 'pi'] as const
+/** Writers added since (one line each, so parallel additions merge). */
+const MORE_WRITERS = ['copilot-cli', 'droid'] as const
 const ctx = { now: () => 1_800_000_000_000 }
 
 /** User and assistant texts of the source's main thread, as the projection normalizes them. */
@@ -54,7 +56,7 @@ for (const source of FIXTURE_SOURCES) {
   describe(`round trip: ${source.label} sessions`, async () => {
     const sessions = await readFixtureSessions(source)
     it('has sessions to convert', () => expect(sessions.length).toBeGreaterThan(0))
-    for (const target of WRITERS) {
+    for (const target of [...WRITERS, ...MORE_WRITERS]) {
       for (const s of sessions) {
         it(`${s.id} → ${target}: same turns, tool pairs and texts`, async () => {
           const home = mkdtempSync(join(tmpdir(), `sepia-rt-${target}-`))

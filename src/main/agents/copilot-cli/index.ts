@@ -1,14 +1,18 @@
 /**
  * GitHub Copilot CLI (npm `@github/copilot`): `~/.copilot/session-state/<sessionId>/events.jsonl`,
- * one event per line chained by `parentId`. Read-only. Built from the public real sessions in
- * fixtures/public-real/copilot-cli (CLI 1.0.64 and 1.0.68); no offline run of the CLI here.
- * The npm package `@github/copilot` (1.0.102) ships only `npm-loader.js`, which starts a platform
- * binary from `@github/copilot-<platform>`; that binary was not read.
+ * one event per line chained by `parentId`. Built from the public real sessions in
+ * fixtures/public-real/copilot-cli (CLI 1.0.64 and 1.0.68) and proven on the real store CLI 1.0.102
+ * wrote offline here (fixtures/real/copilot-cli: npm `@github/copilot` starts the platform binary
+ * of `@github/copilot-<platform>`, run through its BYOK env `COPILOT_PROVIDER_BASE_URL` with
+ * `COPILOT_OFFLINE=true`). Convert target: `write.ts` writes a new session that `copilot
+ * --resume=<id>` continues (provider family `any`: with a custom provider Copilot talks to any
+ * model, so no thinking is written).
  */
 import type { AgentDefinition } from '../types'
 import { copilotCliCensus } from './census'
 import { discoverCopilotCli } from './discover'
 import { readCopilotCliSession } from './read'
+import { writeCopilotCliSession } from './write'
 
 export { FORMAT_EVENTS } from './discover'
 export { KNOWN_EVENT_TYPES } from './read'
@@ -17,8 +21,9 @@ export { KNOWN_EVENT_TYPES } from './read'
 export const copilotCli: AgentDefinition = {
   id: 'copilot-cli',
   displayName: 'GitHub Copilot CLI',
-  capabilities: { canWrite: false, hasCheckpoints: false, hasThinkingSignatures: true },
+  capabilities: { canWrite: true, hasCheckpoints: false, hasThinkingSignatures: true, providerFamily: 'any' },
   discover: discoverCopilotCli,
   read: readCopilotCliSession,
   census: copilotCliCensus,
+  write: writeCopilotCliSession,
 }

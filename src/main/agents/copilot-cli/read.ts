@@ -10,6 +10,19 @@
  * - `tool.execution_complete.data`: `toolCallId`, `success`, `result.content` (or `error.message`).
  * - `session.shutdown.data.modelMetrics[model].usage`: `inputTokens`, `outputTokens`,
  *   `cacheReadTokens`, `cacheWriteTokens`, `reasoningTokens` (session totals).
+ * From the real store CLI 1.0.102 wrote offline (fixtures/real/copilot-cli):
+ * - `session.usage_record.data.usage`, one per model call, just before the `assistant.message` it
+ *   produced (same `apiCallId`): `model`, `inputTokens` (cache reads and writes included),
+ *   `outputTokens`, `cacheReadTokens`, `cacheWriteTokens`, `cost`; it becomes that message's usage.
+ * From the CLI's own event schema (`schemas/session-events.schema.json` of the 1.0.102 package,
+ * which the binary unpacks into `~/.cache/copilot/pkg/<platform>/<version>/`; seen in a real
+ * store when the CLI resumed a session larger than its context):
+ * - `session.compaction_complete.data`: `success`, `summaryContent` (the summary that replaces the
+ *   earlier history), `outcome`, `error`, `messagesRemoved`, `tokensRemoved`: a compaction node when
+ *   it succeeded, else a notice; `session.compaction_start` makes no node.
+ * - `session.truncation.data`: `messagesRemovedDuringTruncation`, `tokensRemovedDuringTruncation`,
+ *   `tokenLimit`, `performedBy` (e.g. "BasicTruncator"): a notice (the messages stay in the file;
+ *   only the requests after it leave them out).
  * Hooks, permissions and notifications become `role: "system"` marker nodes; event types not
  * listed in {@link KNOWN_EVENT_TYPES} become `unknown-event` nodes and an info diagnostic naming
  * file and line. A line that is not JSON is a warning diagnostic; the rest loads.
@@ -23,7 +36,8 @@ import type { ReadContext, StoreRef } from '../types'
 
 /** Every event type this reader models (the doctor's census list, ./census.ts). */
 export const KNOWN_EVENT_TYPES = [
-  'session.start', 'session.resume', 'session.model_change', 'session.permissions_changed', 'session.shutdown',
+  'session.start', 'session.resume', 'session.model_change', 'session.permissions_changed', 'session.shutdown', 'session.usage_record',
+  'session.compaction_start', 'session.compaction_complete', 'session.truncation',
   'system.message', 'system.notification', 'user.message',
   'assistant.turn_start', 'assistant.message', 'assistant.turn_end',
   'tool.execution_start', 'tool.execution_complete',
@@ -74,6 +88,20 @@ function shutdownUsage(metrics: Json | undefined): Usage | undefined {
   return total
 }
 
+/** One call's usage from `session.usage_record.data.usage` (input excludes cache reads and writes). */
+function callUsage(u: Json | undefined): Usage | undefined {
+  if (!u) return undefined
+  const cr = num(u.cacheReadTokens) ?? 0
+  const cw = num(u.cacheWriteTokens) ?? 0
+  const one: Usage = {}
+  if (num(u.inputTokens) !== undefined) one.inputTokens = Math.max(0, num(u.inputTokens)! - cr - cw)
+  if (num(u.outputTokens) !== undefined) one.outputTokens = num(u.outputTokens)!
+  if (num(u.cacheReadTokens) !== undefined) one.cacheReadTokens = cr
+  if (num(u.cacheWriteTokens) !== undefined) one.cacheWriteTokens = cw
+  if (num(u.reasoningTokens) !== undefined) one.thinkingTokens = num(u.reasoningTokens)!
+  return Object.keys(one).length ? one : undefined
+}
+
 /**
  * Read the session `ref` names. Rejects with `READ_FAILED` only when `events.jsonl` cannot be
  * opened; bad lines become diagnostics.
@@ -94,6 +122,8 @@ export async function readCopilotCliSession(ref: StoreRef, _ctx: ReadContext): P
   const starts = new Map<string, number>()
   const hooks = new Map<string, MessageNode>()
   let model: string | undefined
+  /** The last `session.usage_record`'s usage, for the next assistant message. */
+  let pendingUsage: Usage | undefined
   let lastNodeId: string | undefined
   const lines = text.split('\n')
   lines.forEach((raw, i) => {
@@ -156,6 +186,24 @@ export async function readCopilotCliSession(ref: StoreRef, _ctx: ReadContext): P
         for (const k of ['shutdownType', 'totalPremiumRequests', 'totalApiDurationMs', 'codeChanges', 'currentModel'] as const) if (d[k] !== undefined) session.metadata[k] = d[k]
         return
       }
+      case 'session.compaction_start':
+        return
+      case 'session.compaction_complete': {
+        const keep = { outcome: d.outcome, messagesRemoved: d.messagesRemoved, tokensRemoved: d.tokensRemoved, compactionAttemptId: d.compactionAttemptId }
+        if (d.success === true) marker('compaction', str(d.summaryContent) ?? 'Earlier messages were summarized.', keep)
+        else marker('notice', `Compaction did not complete${str(d.error) ? `: ${str(d.error)}` : ''}`, keep, true)
+        return
+      }
+      case 'session.truncation': {
+        const n = num(d.messagesRemovedDuringTruncation)
+        const t = num(d.tokensRemovedDuringTruncation)
+        const limit = num(d.tokenLimit)
+        marker('notice', `${n ?? 'Some'} earlier messages${t !== undefined ? ` (${t} tokens)` : ''} left out of the requests to fit ${limit !== undefined ? `${limit} tokens` : 'the context'}`, { ...d })
+        return
+      }
+      case 'session.usage_record':
+        pendingUsage = callUsage(obj(d.usage))
+        return
       case 'system.message':
         push({ role: 'system', content: str(d.content) ?? '', isMeta: true })
         return
@@ -188,7 +236,9 @@ export async function readCopilotCliSession(ref: StoreRef, _ctx: ReadContext): P
         if (str(d.reasoningOpaque)) node.thinkingSignature = str(d.reasoningOpaque)
         if (m) node.model = m
         if (str(d.requestId)) node.requestId = str(d.requestId)
-        if (out !== undefined) node.usage = { outputTokens: out }
+        if (pendingUsage) node.usage = pendingUsage
+        else if (out !== undefined) node.usage = { outputTokens: out }
+        pendingUsage = undefined
         return
       }
       case 'tool.execution_start': {

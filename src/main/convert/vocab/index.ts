@@ -4,7 +4,9 @@ import type { TargetVocabulary } from '../vocabulary'
 import { claudeCodeVocabulary } from './claude-code'
 import { clineVocabulary } from './cline'
 import { codexVocabulary } from './codex'
+import { copilotCliVocabulary } from './copilot-cli'
 import { devinVocabulary } from './devin'
+import { droidVocabulary } from './droid'
 import { geminiVocabulary } from './gemini'
 import { kiloCodeVocabulary, opencodeVocabulary } from './opencode'
 import { piVocabulary } from './pi'
@@ -21,4 +23,6 @@ export const VOCABULARIES: Partial<Record<AgentId, TargetVocabulary>> = {
   'kilo-code': kiloCodeVocabulary,
   'qwen-code': qwenCodeVocabulary,
   pi: piVocabulary,
+  'copilot-cli': copilotCliVocabulary,
+  droid: droidVocabulary,
 }

@@ -1,9 +1,9 @@
 /**
  * Continue (continuedev/continue: the VS Code and JetBrains extensions and the `cn` CLI):
  * `~/.continue/sessions/<id>.json` plus the `sessions.json` index. Read-only. Shapes from the
- * Continue source (files in read.ts and discover.ts); the fixtures in fixtures/built/continue are
- * built from those shapes, not recorded (no public real sample was found; the CLI needs a model
- * provider to write a session).
+ * Continue source (files in read.ts and discover.ts), checked on the store the real CLI (`cn`
+ * 1.5.47) wrote offline (fixtures/real/continue); the IDE-only shapes are in fixtures/built/continue,
+ * built from those source shapes.
  */
 import type { AgentDefinition } from '../types'
 import { discoverContinue } from './discover'

@@ -30,6 +30,7 @@ import type { AgentId } from '../src/shared/ir'
 import { claudeCodeDriver } from './drivers/claude-code'
 import { clineDriver } from './drivers/cline'
 import { codexDriver } from './drivers/codex'
+import { continueDriver } from './drivers/continue'
 import { geminiDriver } from './drivers/gemini'
 import { kiloDriver } from './drivers/kilo'
 import { opencodeDriver } from './drivers/opencode'
@@ -45,7 +46,7 @@ import { ensureInstalled, ensureTmux } from './sandbox'
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 
 /** Drivers by target agent (one line per target; the next writers add theirs). */
-const DRIVERS: Record<string, Driver> = { 'claude-code': claudeCodeDriver, cline: clineDriver, codex: codexDriver, opencode: opencodeDriver, 'kilo-code': kiloDriver, gemini: geminiDriver, 'qwen-code': qwenCodeDriver, pi: piDriver }
+const DRIVERS: Record<string, Driver> = { 'claude-code': claudeCodeDriver, cline: clineDriver, codex: codexDriver, opencode: opencodeDriver, 'kilo-code': kiloDriver, gemini: geminiDriver, 'qwen-code': qwenCodeDriver, pi: piDriver, continue: continueDriver }
 
 /** Source store label → the target agent it already is (not converted onto itself). */
 const SAME: Record<string, string> = {
@@ -62,6 +63,7 @@ const SAME: Record<string, string> = {
   'public-real-codex': 'codex',
   'qwen-code': 'qwen-code',
   pi: 'pi',
+  continue: 'continue',
 }
 
 const log = (s: string): void => void process.stderr.write(`[resume ${new Date().toISOString().slice(11, 19)}] ${s}\n`)

@@ -26,7 +26,7 @@ export interface ResumeRun {
 /** One target agent. */
 export interface Driver {
   /** Sepia agent id of the target. */
-  agent: 'claude-code' | 'cline' | 'codex' | 'opencode' | 'kilo-code' | 'gemini' | 'qwen-code' | 'pi'
+  agent: 'claude-code' | 'cline' | 'codex' | 'opencode' | 'kilo-code' | 'gemini' | 'qwen-code' | 'pi' | 'continue'
   package: AgentPackage
   /** Scenario file name in `resume/scenarios/`. */
   scenario: string

@@ -17,7 +17,7 @@ import { selectThread } from './thread'
 import { normText, transcriptOf } from './transcript'
 import { readBack } from './verify'
 
-const WRITERS = ['claude-code', 'cline', 'codex', 'gemini', 'opencode', 'kilo-code', 'devin', 'qwen-code', 'pi'] as const
+const WRITERS = ['claude-code', 'cline', 'codex', 'gemini', 'opencode', 'kilo-code', 'devin', 'qwen-code', 'pi', 'continue'] as const
 const ctx = { now: () => 1_800_000_000_000 }
 
 /** User and assistant texts of the source's main thread, as the projection normalizes them. */

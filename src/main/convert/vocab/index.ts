@@ -4,6 +4,7 @@ import type { TargetVocabulary } from '../vocabulary'
 import { claudeCodeVocabulary } from './claude-code'
 import { clineVocabulary } from './cline'
 import { codexVocabulary } from './codex'
+import { continueVocabulary } from './continue'
 import { devinVocabulary } from './devin'
 import { geminiVocabulary } from './gemini'
 import { kiloCodeVocabulary, opencodeVocabulary } from './opencode'
@@ -21,4 +22,5 @@ export const VOCABULARIES: Partial<Record<AgentId, TargetVocabulary>> = {
   'kilo-code': kiloCodeVocabulary,
   'qwen-code': qwenCodeVocabulary,
   pi: piVocabulary,
+  continue: continueVocabulary,
 }

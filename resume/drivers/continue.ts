@@ -8,10 +8,12 @@
  * `FORCE_NO_TTY=true` (headless mode checks for no update). Resume: `cn --config <it> -p --fork <id>
  * "<prompt>"` in the project folder: `--fork` loads the session by id (`loadSessionById`) and
  * continues it as a new session, which is the writer's `resumeCommand` (`cn --resume` takes the
- * newest session file instead, not an id).
+ * newest session file instead, not an id). The CLI's log lines saying it compacted the history
+ * (`CONTINUE_AUTO_COMPACTED`, check.ts) are appended to the output: headless mode prints only the answer.
  */
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { CONTINUE_AUTO_COMPACTED } from '../check'
 import { baseEnv, loadScaled, run } from '../sandbox'
 import type { Driver } from './types'
 
@@ -36,6 +38,9 @@ export const continueDriver: Driver = {
     const timeoutMs = loadScaled(180_000)
     const args = ['--config', join(ctx.sandbox.home, '.continue', 'config.yaml'), '-p', '--fork', sessionId, prompt]
     const r = await run(ctx.bin, args, { cwd: ctx.sandbox.cwd, env, timeoutMs })
-    return { exitCode: r.code, output: r.output + (r.timedOut ? `\n[stopped after ${Math.round(timeoutMs / 1000)} s]` : '') }
+    // Headless mode prints only the answer; whether the CLI compacted the history is in its log.
+    const logFile = join(ctx.sandbox.home, '.continue', 'logs', 'cn.log')
+    const compacted = existsSync(logFile) ? readFileSync(logFile, 'utf8').split('\n').filter((l) => l.includes(CONTINUE_AUTO_COMPACTED)) : []
+    return { exitCode: r.code, output: r.output + (r.timedOut ? `\n[stopped after ${Math.round(timeoutMs / 1000)} s]` : '') + compacted.map((l) => `\n[cn.log] ${l}`).join('') }
   },
 }

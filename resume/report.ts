@@ -32,6 +32,7 @@ export const RUN_NOTES: readonly string[] = [
     'had timed out at 240 s under load 30 passed in 41 to 99 s at load 13 to 17 with the load-scaled timeout; 019ddeed stops on its image).',
   '2026-12-02, Qwen Code and Pi: `--targets qwen-code,pi` (every source; load about 4; the public-real Claude Code home then held 43 sessions, the older columns ran on 38), ' +
     'the three sessions without turns into Qwen Code again with `--only-failed` once the check knew its "No saved session found", then `--sources qwen-code,pi` (every target), then `--targets pi` again once the Pi writer kept the cost (every source passed).',
+  '2026-12-02, Continue: `--targets continue` (every source; load 13 to 18), the 7 public-real sessions over the CLI\'s 200,000-token default context again with `--only-failed` once the check read its "Auto-compaction triggered" log line, then `--sources continue` (every target).',
 ]
 
 /** Why a cell is empty or cannot pass, by `source>target` (or `source>*`). */
@@ -46,6 +47,7 @@ export const CELL_NOTES: Record<string, string> = {
   'public-real-codex>codex': 'same agent (nothing to convert)',
   'qwen-code>qwen-code': 'same agent (nothing to convert)',
   'pi>pi': 'same agent (nothing to convert)',
+  'continue>continue': 'same agent (nothing to convert)',
 }
 
 const cellKey = (source: string, target: string) => `${source}>${target}`

@@ -122,12 +122,14 @@ function parse(api: string, body: Json): Parsed {
  * context budget) instead of sending every earlier turn. A resume that starts with one cannot carry
  * every turn verbatim, whatever the conversion wrote: the cell says so instead of failing silently.
  * Sources: Cline `sdk/packages/core/src/extensions/context/compaction-shared.ts` (cline/cline);
- * Claude Code 2.1.332 and Codex 0.171.0, the strings in their shipped binaries (`claude.exe`, `codex`).
+ * Claude Code 2.1.332 and Codex 0.171.0, the strings in their shipped binaries (`claude.exe`, `codex`);
+ * the Continue CLI 1.5.47 `COMPACTION_PROMPT` (src/compaction.ts).
  */
 export const COMPACTION_PROMPTS: readonly { agent: string; needle: string }[] = [
   { agent: 'cline', needle: 'Summarize this session for continuation' },
   { agent: 'claude-code', needle: 'create a detailed summary of the conversation' },
   { agent: 'codex', needle: 'CONTEXT CHECKPOINT COMPACTION' },
+  { agent: 'continue', needle: 'Please provide a concise summary of our conversation so far' },
 ]
 
 /** The first logged request in which the target compacts the conversation itself, if any. */
@@ -255,9 +257,16 @@ export function undecodableImages(session: Session): number {
 const occurrences = (hay: string, needle: string): number => hay.split(needle).length - 1
 
 /**
+ * What the Continue CLI 1.5.47 logs (`~/.continue/logs/cn.log`, src/stream/streamChatResponse.autoCompaction.ts)
+ * when it compacts the history before a model request; its driver appends that log line to the output.
+ */
+export const CONTINUE_AUTO_COMPACTED = 'Auto-compaction triggered'
+
+/**
  * Why a failed case is the target's own doing, not the conversion's, or undefined when it is not
  * (or not only). Each missing item must be explained, and nothing else may be wrong:
- * - the target compacted the conversation (a request holds one of {@link COMPACTION_PROMPTS});
+ * - the target compacted the conversation (a request holds one of {@link COMPACTION_PROMPTS}, or the
+ *   Continue CLI logged {@link CONTINUE_AUTO_COMPACTED});
  * - Gemini CLI skipped a user message beginning with "/" or "?" ({@link GEMINI_IGNORED_USER});
  * - the checked request holds at least as many of the target's {@link TOOL_OUTPUT_MASKS} as
  *   tool results are missing;
@@ -271,6 +280,9 @@ export function targetsOwnDoing(target: string, log: Json[], exp: Expectation, v
   const compacted = compactionRequest(log)
   if (compacted) {
     return `the target compacted the conversation itself on resume (request #${compacted.seq} asks it for a summary): the session is larger than the target's context budget, so no request carries every earlier turn`
+  }
+  if (target === 'continue' && output.includes(CONTINUE_AUTO_COMPACTED)) {
+    return `the target compacted the conversation itself on resume (its log says "${CONTINUE_AUTO_COMPACTED} in headless mode": the history is over its 200,000-token default context, and the compaction request it sends first is pruned to fit, so it may not hold its summary prompt): no request carries every earlier turn`
   }
   if (verdict.seq === undefined) {
     if (target === 'gemini' && exp.items.length === 0 && output.includes(GEMINI_NO_SESSION)) {

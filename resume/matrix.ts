@@ -32,6 +32,7 @@ import { clineDriver } from './drivers/cline'
 import { codexDriver } from './drivers/codex'
 import { copilotCliDriver } from './drivers/copilot-cli'
 import { droidDriver } from './drivers/droid'
+import { continueDriver } from './drivers/continue'
 import { geminiDriver } from './drivers/gemini'
 import { kiloDriver } from './drivers/kilo'
 import { opencodeDriver } from './drivers/opencode'
@@ -50,6 +51,7 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 const DRIVERS: Record<string, Driver> = { 'claude-code': claudeCodeDriver, cline: clineDriver, codex: codexDriver, opencode: opencodeDriver, 'kilo-code': kiloDriver, gemini: geminiDriver, 'qwen-code': qwenCodeDriver, pi: piDriver }
 DRIVERS['copilot-cli'] = copilotCliDriver
 DRIVERS.droid = droidDriver
+DRIVERS.continue = continueDriver
 
 /** Source store label → the target agent it already is (not converted onto itself). */
 const SAME: Record<string, string> = {
@@ -68,6 +70,7 @@ const SAME: Record<string, string> = {
   pi: 'pi',
   'copilot-cli': 'copilot-cli',
   droid: 'droid',
+  continue: 'continue',
 }
 
 const log = (s: string): void => void process.stderr.write(`[resume ${new Date().toISOString().slice(11, 19)}] ${s}\n`)

@@ -36,6 +36,7 @@ export const RUN_NOTES: readonly string[] = [
     'with `--sources public-real-claude-code --targets codex,gemini,opencode,kilo-code,cline --cases <their ids>` (load about 1 to 2): all 25 passed (Cline 45 to 51 s a session), so every column now ran on all 43.',
   '2026-12-02, GitHub Copilot CLI and Factory Droid: `--targets copilot-cli` (every source; load about 8), the 7 public-real sessions that Copilot truncated to its 128,000-token default again with `--cases` once the driver set `COPILOT_PROVIDER_MAX_PROMPT_TOKENS` (all passed); ' +
     '`--targets droid` (every source; load about 8 to 10), then `--only-failed` once the check knew that Droid sends its own text for Edit results; then `--sources copilot-cli,droid` (every target).',
+  '2026-12-02, Continue: `--targets continue` (every source; load 13 to 18), the 7 public-real sessions over the CLI\'s 200,000-token default context again with `--only-failed` once the check read its "Auto-compaction triggered" log line, then `--sources continue` (every target).',
 ]
 
 /** Why a cell is empty or cannot pass, by `source>target` (or `source>*`). */
@@ -52,6 +53,7 @@ export const CELL_NOTES: Record<string, string> = {
   'pi>pi': 'same agent (nothing to convert)',
   'copilot-cli>copilot-cli': 'same agent (nothing to convert)',
   'droid>droid': 'same agent (nothing to convert)',
+  'continue>continue': 'same agent (nothing to convert)',
 }
 
 const cellKey = (source: string, target: string) => `${source}>${target}`

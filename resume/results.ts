@@ -43,7 +43,7 @@ export function saveRecord(path: string, record: MatrixRecord): void {
 
 /** Target columns in this order, whatever order runs added them. */
 const COLUMN_ORDER = ['claude-code', 'cline', 'codex', 'gemini', 'opencode', 'kilo-code']
-COLUMN_ORDER.push('qwen-code', 'pi', 'copilot-cli', 'droid')
+COLUMN_ORDER.push('qwen-code', 'pi', 'copilot-cli', 'droid', 'continue')
 
 /**
  * Merge a run into the stored record: the run's columns and rows replace stored ones with the same

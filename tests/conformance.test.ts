@@ -58,7 +58,7 @@ const HOMES: Partial<Record<AgentId, () => string[]>> = {
   aider: () => ['zen-mcp-interrupted', 'afi-core-gpt4o', 'monochromatic-qwen-windows'].map((c) => join(REPO_ROOT, 'fixtures/public-real/aider', c, 'home')),
   crush: () => [...['dbos-api-error', 'exabgp-wal-only'].map((c) => join(REPO_ROOT, 'fixtures/public-real/crush', c, 'home')), join(REPO_ROOT, 'fixtures/built/crush/home')],
   'vscode-copilot-chat': () => ['json', 'jsonl'].map((c) => join(REPO_ROOT, 'fixtures/built/vscode-copilot-chat', c, 'home')),
-  continue: () => [join(REPO_ROOT, 'fixtures/built/continue/home')],
+  continue: () => [real('continue'), join(REPO_ROOT, 'fixtures/built/continue/home')],
   zed: () => [join(REPO_ROOT, 'fixtures/built/zed/home')],
   kiro: () => [join(REPO_ROOT, 'fixtures/built/kiro/home')],
   droid: () => [real('droid')],

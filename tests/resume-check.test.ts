@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { checkRequests, compactionRequest, GEMINI_NO_SESSION, OPENCODE_BAD_DATA_URL, QWEN_NO_SESSION, targetsOwnDoing, undecodableImages } from '../resume/check'
+import { checkRequests, compactionRequest, CONTINUE_AUTO_COMPACTED, GEMINI_NO_SESSION, OPENCODE_BAD_DATA_URL, QWEN_NO_SESSION, targetsOwnDoing, undecodableImages } from '../resume/check'
 import { cell } from '../resume/report'
 import type { CaseResult } from '../resume/run-case'
 import { expectationOf } from '../resume/expect'
@@ -155,6 +155,18 @@ describe('what a target leaves out itself (targetsOwnDoing)', () => {
     expect(targetsOwnDoing('qwen-code', [], { items: [], toolCalls: 0 }, none, `${QWEN_NO_SESSION} 5819a167. Run \`qwen --resume\` without an ID to choose from existing sessions.`)).toMatch(/no conversation turn/)
     expect(targetsOwnDoing('qwen-code', [], exp, checkRequests([], exp, PROMPT, false), QWEN_NO_SESSION)).toBeUndefined()
     expect(targetsOwnDoing('gemini', [], { items: [], toolCalls: 0 }, none, 'crashed')).toBeUndefined()
+  })
+
+  it('explains a Continue CLI resume only when its log says it compacted the history', () => {
+    // The shape of the public-real sessions over 200,000 tokens (kept sandboxes of the matrix run):
+    // the request after the prompt holds the system message, the summary and the prompt.
+    const log = [{ seq: 2, api: 'openai.chat', body: { messages: [{ role: 'system', content: 'You are an agent in the Continue CLI.' }, { role: 'assistant', content: 'Hello from the mock.' }, { role: 'user', content: PROMPT }] } }]
+    const verdict = checkRequests(log, exp, PROMPT, false)
+    expect(verdict.ok).toBe(false)
+    const line = `[cn.log] 2026-12-02 16:08:32.714 [9bcf5262] [info]: ${CONTINUE_AUTO_COMPACTED} in headless mode`
+    expect(targetsOwnDoing('continue', log, exp, verdict, `RESUME-CHECK reply\n${line}`)).toMatch(/compacted the conversation itself/)
+    expect(targetsOwnDoing('continue', log, exp, verdict, 'RESUME-CHECK reply')).toBeUndefined()
+    expect(targetsOwnDoing('qwen-code', log, exp, verdict, line)).toBeUndefined()
   })
 
   it('explains no request from OpenCode only when the source holds an image that does not decode', () => {

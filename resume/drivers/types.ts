@@ -27,7 +27,7 @@ export interface ResumeRun {
 export interface Driver {
   /** Sepia agent id of the target. */
   agent: 'claude-code' | 'cline' | 'codex' | 'opencode' | 'kilo-code' | 'gemini' | 'qwen-code' | 'pi'
-    | 'copilot-cli' | 'droid'
+    | 'copilot-cli' | 'droid' | 'continue'
   package: AgentPackage
   /** Scenario file name in `resume/scenarios/`. */
   scenario: string

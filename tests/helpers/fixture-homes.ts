@@ -58,7 +58,7 @@ export const FIXTURE_HOMES: Partial<Record<AgentId, () => string[]>> = {
   crush: () => [...['dbos-api-error', 'exabgp-wal-only'].map((c) => join(REPO_ROOT, 'fixtures/public-real/crush', c, 'home')), join(REPO_ROOT, 'fixtures/built/crush/home')],
   openhands: () => [join(REPO_ROOT, 'fixtures/built/openhands/home'), join(REPO_ROOT, 'fixtures/built/openhands-v1/home')],
   'vscode-copilot-chat': () => ['json', 'jsonl'].map((c) => join(REPO_ROOT, 'fixtures/built/vscode-copilot-chat', c, 'home')),
-  continue: () => [join(REPO_ROOT, 'fixtures/built/continue/home')],
+  continue: () => [realHome('continue'), join(REPO_ROOT, 'fixtures/built/continue/home')],
   zed: () => [join(REPO_ROOT, 'fixtures/built/zed/home')],
   kiro: () => [join(REPO_ROOT, 'fixtures/built/kiro/home')],
   droid: () => [realHome('droid')],

@@ -15,7 +15,7 @@ import { layoutForHome } from '../platform'
 /** One source of sample sessions. `label` names the store (Cline's SDK and legacy stores apart). */
 export interface FixtureSource {
   label: 'claude-code' | 'cline' | 'cline-legacy' | 'codex' | 'gemini' | 'opencode' | 'kilo' | 'devin' | 'cursor' | 'cursor-agent' | 'qwen-code' | 'pi'
-    | 'copilot-cli' | 'droid'
+    | 'copilot-cli' | 'droid' | 'continue'
   /** The agent whose reader reads it. */
   agent: AgentId
   /** The home folder. */
@@ -43,6 +43,7 @@ export const FIXTURE_SOURCES: readonly FixtureSource[] = [
   { label: 'pi', agent: 'pi', home: real('pi') },
   { label: 'copilot-cli', agent: 'copilot-cli', home: real('copilot-cli') },
   { label: 'droid', agent: 'droid', home: real('droid') },
+  { label: 'continue', agent: 'continue', home: real('continue') },
 ]
 
 /**

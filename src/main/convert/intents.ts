@@ -114,7 +114,7 @@ const runCommands: Decoder = (a) => {
   return out
 }
 
-const pathOf = (a: Args) => first(a, 'file_path', 'filePath', 'path', 'absolute_path', 'target_file', 'notebook_path', 'targetFile', 'relativeWorkspacePath')
+const pathOf = (a: Args) => first(a, 'file_path', 'filePath', 'path', 'absolute_path', 'target_file', 'notebook_path', 'targetFile', 'relativeWorkspacePath', 'filepath')
 
 const read: Decoder = (a, _c, ctx) => {
   const path = pathOf(a)
@@ -238,7 +238,7 @@ const glob: Decoder = (a, _c, ctx) => {
 }
 
 const list: Decoder = (a, _c, ctx) => {
-  const path = first(a, 'path', 'dir_path', 'target_directory', 'directory', 'relative_workspace_path', 'targetDirectory') ?? ctx.cwd
+  const path = first(a, 'path', 'dir_path', 'target_directory', 'directory', 'relative_workspace_path', 'targetDirectory', 'dirpath', 'dirPath') ?? ctx.cwd
   return path === undefined ? undefined : [{ type: 'list', path: absolutePath(path, ctx.cwd) }]
 }
 
@@ -295,6 +295,7 @@ const DECODERS: Record<string, Decoder> = {
   run_terminal_cmd: execute,
   run_terminal_command_v2: execute,
   run_commands: runCommands,
+  run_terminal_command: execute, // Continue IDE
   // read
   read: read,
   read_file: read,
@@ -308,12 +309,14 @@ const DECODERS: Record<string, Decoder> = {
   write_file: write,
   write_to_file: write,
   create: write,
+  create_new_file: write, // Continue IDE (filepath, contents)
   edit: editOrEdits,
   replace: edit,
   search_replace: edit,
   edit_file_v2_search_replace: edit,
   strreplace: edit,
   str_replace: edit,
+  single_find_and_replace: edit, // Continue IDE (filepath, old_string, new_string)
   editor: editor,
   multiedit: multiEdit,
   apply_patch: fromDiffs,
@@ -334,6 +337,7 @@ const DECODERS: Record<string, Decoder> = {
   search_codebase: searchCodebase,
   glob: glob,
   glob_file_search: glob,
+  file_glob_search: glob, // Continue IDE
   find: glob,
   ls: list,
   list: list,

@@ -19,7 +19,7 @@ import { readBack } from './verify'
 
 const WRITERS = ['claude-code', 'cline', 'codex', 'gemini', 'opencode', 'kilo-code', 'devin', 'qwen-code', 'pi'] as const
 /** Writers added since (one line each, so parallel additions merge). */
-const MORE_WRITERS = ['copilot-cli', 'droid'] as const
+const MORE_WRITERS = ['copilot-cli', 'droid', 'continue'] as const
 const ctx = { now: () => 1_800_000_000_000 }
 
 /** User and assistant texts of the source's main thread, as the projection normalizes them. */

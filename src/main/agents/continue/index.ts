@@ -1,13 +1,16 @@
 /**
  * Continue (continuedev/continue: the VS Code and JetBrains extensions and the `cn` CLI):
- * `~/.continue/sessions/<id>.json` plus the `sessions.json` index. Read-only. Shapes from the
- * Continue source (files in read.ts and discover.ts); the fixtures in fixtures/built/continue are
- * built from those shapes, not recorded (no public real sample was found; the CLI needs a model
- * provider to write a session).
+ * `~/.continue/sessions/<id>.json` plus the `sessions.json` index. Shapes from the
+ * Continue source (files in read.ts and discover.ts), checked on the store the real CLI (`cn`
+ * 1.5.47) wrote offline (fixtures/real/continue); the IDE-only shapes are in fixtures/built/continue,
+ * built from those source shapes. Convert target: `write.ts` writes a new session that the CLI
+ * continues with `cn --fork <id>` (provider family `any`: the CLI talks to any configured provider,
+ * so no thinking is replayed).
  */
 import type { AgentDefinition } from '../types'
 import { discoverContinue } from './discover'
 import { readContinueSession } from './read'
+import { writeContinueSession } from './write'
 
 export { FORMAT_SESSION } from './discover'
 
@@ -15,7 +18,8 @@ export { FORMAT_SESSION } from './discover'
 export const continueAgent: AgentDefinition = {
   id: 'continue',
   displayName: 'Continue',
-  capabilities: { canWrite: false, hasCheckpoints: false, hasThinkingSignatures: true },
+  capabilities: { canWrite: true, hasCheckpoints: false, hasThinkingSignatures: true, providerFamily: 'any' },
   discover: discoverContinue,
   read: readContinueSession,
+  write: writeContinueSession,
 }

@@ -9,11 +9,15 @@
  *   status: "generating"|"generated"|"calling"|"done"|"errored"|"canceled", parsedArgs, output?:
  *   ContextItem[]}], reasoning?: {active, text, startAt, endAt? (ms since epoch)},
  *   conversationSummary?, promptLogs?}`;
- * - `ChatMessage` by `role`: `user` / `assistant` (`toolCalls?`, `usage?`) / `thinking`
+ * - `ChatMessage` by `role`: `user` / `assistant` (`toolCalls?`, `usage?`: camelCase
+ *   `{promptTokens, completionTokens}` in the IDE's shape, the provider's snake_case
+ *   `{prompt_tokens, completion_tokens, total_tokens, model, cost_cents}` as the CLI 1.5.47 writes
+ *   it, fixtures/real/continue) / `thinking`
  *   (`signature?`, `redactedThinking?`) / `system` / `tool` (`toolCallId`), each with `content`:
  *   a string or `MessagePart[]` (`{type: "text", text}`, `{type: "imageUrl", imageUrl: {url}}`).
  * Tool results are the `tool` items; a call whose result is only in its `ToolCallState.output`
- * (the GUI keeps both) gets a result node from that output. `errored` calls fail; `canceled` or
+ * (the GUI keeps both; the CLI writes no `tool` items at all, only the states) gets a result node
+ * from that output. `errored` calls fail; `canceled` or
  * unfinished calls with no result are marked interrupted. A `thinking` item's text goes on the
  * next assistant node. The file records no message times; `reasoning.startAt` is used where present
  * and the index's `dateCreated` (ms since epoch, as a string or number) dates the session.
@@ -26,6 +30,14 @@ import { toolKind } from '../../ir/toolkind'
 import type { ReadContext, StoreRef } from '../types'
 
 type Json = Record<string, unknown>
+
+/**
+ * Titles Continue gives a session it has not named: the IDE's `NEW_SESSION_TITLE` ("New Session",
+ * core/util/constants.ts) and the CLI's `DEFAULT_SESSION_TITLE` ("Untitled Session",
+ * extensions/cli/src/constants/session.ts; headless `cn -p` never names one). Sepia titles those by
+ * the first prompt instead.
+ */
+const DEFAULT_TITLES = new Set(['New Session', 'Untitled Session'])
 const obj = (v: unknown): Json | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : undefined)
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined)
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined)
@@ -111,7 +123,7 @@ export async function readContinueShapedSession(ref: StoreRef, _ctx: ReadContext
     return finishSession(session)
   }
   const title = str(data.title) ?? str(index?.title)
-  if (title && title !== 'New Session') session.title = title
+  if (title && !DEFAULT_TITLES.has(title)) session.title = title
   const ws = str(data.workspaceDirectory) ?? str(index?.workspaceDirectory)
   if (ws) session.workingDirectory = pathOf(ws)
   if (str(data.mode)) session.metadata.mode = data.mode
@@ -177,8 +189,10 @@ export async function readContinueShapedSession(ref: StoreRef, _ctx: ReadContext
           pendingThinking = undefined
         }
         const u = obj(m.usage)
-        if (u && (num(u.promptTokens) !== undefined || num(u.completionTokens) !== undefined)) {
-          n.usage = { ...(num(u.promptTokens) !== undefined && { inputTokens: num(u.promptTokens) }), ...(num(u.completionTokens) !== undefined && { outputTokens: num(u.completionTokens) }) }
+        const input = num(u?.promptTokens) ?? num(u?.prompt_tokens)
+        const output = num(u?.completionTokens) ?? num(u?.completion_tokens)
+        if (input !== undefined || output !== undefined) {
+          n.usage = { ...(input !== undefined && { inputTokens: input }), ...(output !== undefined && { outputTokens: output }) }
         }
         // Results kept only in the tool call state (no `tool` item): a result node from its output.
         for (const call of toolCalls) {

@@ -5,6 +5,7 @@ import { claudeCodeVocabulary } from './claude-code'
 import { clineVocabulary } from './cline'
 import { codexVocabulary } from './codex'
 import { copilotCliVocabulary } from './copilot-cli'
+import { continueVocabulary } from './continue'
 import { devinVocabulary } from './devin'
 import { droidVocabulary } from './droid'
 import { geminiVocabulary } from './gemini'
@@ -25,4 +26,5 @@ export const VOCABULARIES: Partial<Record<AgentId, TargetVocabulary>> = {
   pi: piVocabulary,
   'copilot-cli': copilotCliVocabulary,
   droid: droidVocabulary,
+  continue: continueVocabulary,
 }

@@ -63,6 +63,13 @@ export interface RendererOptions {
   idleSec?: number
   /** Write a CPU profile of the page during the scroll (`.cpuprofile`) to this path. */
   profile?: string
+  /**
+   * Write a Chrome trace of the scroll (CDP `Tracing`, categories `devtools.timeline` and
+   * `disabled-by-default-devtools.timeline`: tasks, layout, style, paint, script) to this path, a
+   * JSON array of trace events; open it in Chromium's Performance panel or read it with
+   * `bench/trace-tasks.ts`.
+   */
+  trace?: string
   log: (m: string) => void
 }
 
@@ -173,6 +180,15 @@ export async function runRendererBench(o: RendererOptions): Promise<RendererResu
       await cdp.send('Profiler.enable')
       await cdp.send('Profiler.start')
     }
+    const traceEvents: unknown[] = []
+    let traceDone: Promise<void> | undefined
+    if (o.trace) {
+      cdp.on('Tracing.dataCollected', (e: { value: unknown[] }) => {
+        for (const x of e.value) traceEvents.push(x)
+      })
+      traceDone = new Promise((resolve) => cdp.once('Tracing.tracingComplete', () => resolve()))
+      await cdp.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline,v8.execute', transferMode: 'ReportEvents' })
+    }
     let domNodesMax = domNodesAfterOpen
     let heapUsedMaxMB = heapUsedAfterOpenMB
     const box = await view.boundingBox()
@@ -206,6 +222,12 @@ export async function runRendererBench(o: RendererOptions): Promise<RendererResu
       const { profile } = (await cdp.send('Profiler.stop')) as { profile: unknown }
       writeFileSync(o.profile, JSON.stringify(profile))
       o.log(`renderer: CPU profile of the scroll in ${o.profile}`)
+    }
+    if (o.trace && traceDone) {
+      await cdp.send('Tracing.end')
+      await traceDone
+      writeFileSync(o.trace, JSON.stringify(traceEvents))
+      o.log(`renderer: trace of the scroll (${traceEvents.length} events) in ${o.trace}`)
     }
     const { frames, slow, sampling, long } = await page.evaluate<{ frames: number[]; slow: string[]; sampling: number[]; long: number[] }>(PAGE_FRAMES_STOP)
     // Idle with the session open (live updates on, the renderer polls getChanges): the page's main

@@ -33,7 +33,8 @@
  *    (`--skip-renderer`; skipped without Chromium at $CHROMIUM_PATH or /usr/bin/chromium);
  *
  * `--only renderer` runs step 10 alone (with `--cpu-prof`, a profile of the page while scrolling,
- * `<dir>/renderer-scroll.cpuprofile`); `--only idle` runs the idle measurement alone on a fresh
+ * `<dir>/renderer-scroll.cpuprofile`; with `--trace`, a Chrome trace of it,
+ * `<dir>/renderer-scroll.trace.json`, summarised by `npx tsx bench/trace-tasks.ts FILE`); `--only idle` runs the idle measurement alone on a fresh
  * `sepia serve` over the kept catalog (bench/idle.ts; `--idle-sec N`, `--cpu-prof` profiles the
  * server — the profiler's sampling thread itself costs ~4% of a core, so read the CPU figure from a
  * run without it); `--only warm` runs step 6 alone (warm `sepia list --json`, `sepia search WORD` for
@@ -186,7 +187,7 @@ if (!existsSync(join(ROOT, 'out', 'main', 'catalog-worker.js'))) throw new Error
 
 // `--only renderer`: the 200 MB session in Chromium (bench/renderer.ts), nothing else.
 if (only === 'renderer') {
-  const renderer = await runRendererBench({ root: ROOT, base, env: { ...process.env, TZ: 'UTC', NO_COLOR: '1' }, mb: rendererMb, log, ...(cpuProf ? { profile: join(base, 'renderer-scroll.cpuprofile') } : {}) })
+  const renderer = await runRendererBench({ root: ROOT, base, env: { ...process.env, TZ: 'UTC', NO_COLOR: '1' }, mb: rendererMb, log, ...(cpuProf ? { profile: join(base, 'renderer-scroll.cpuprofile') } : {}), ...(args.has('--trace') ? { trace: join(base, 'renderer-scroll.trace.json') } : {}) })
   const end = { at: new Date().toISOString(), ...conditions() }
   const results = { start, end, machine, renderer }
   writeFileSync(join(base, 'results-renderer.json'), JSON.stringify(results, null, 2))

@@ -3,9 +3,10 @@
  * a library and a session, checked through the data-testid hooks the end-to-end tests use too.
  */
 import { createPinia, setActivePinia } from 'pinia'
-import { createSSRApp, h, type Component } from 'vue'
+import { createSSRApp, h, ref, type Component } from 'vue'
 import { renderToString } from 'vue/server-renderer'
 import { describe, expect, it } from 'vitest'
+import { TOOLS_EXPAND } from '../keys'
 import { useLibraryStore } from '../stores/library'
 import { useSessionStore } from '../stores/session'
 import { kitchenSink, library, summary } from '../test/fixtures'
@@ -90,18 +91,34 @@ describe('SessionView', () => {
   it('puts each result inside its tool card, collapsed, with status and summary', async () => {
     const h = await html
     expect(h.match(/data-testid="tool-call"/g)).toHaveLength(3)
-    expect(h.match(/data-testid="tool-result"/g)).toHaveLength(3) // t1, t2 and the orphan r9
+    // Folded cards render their results on first opening only (issue 15): the orphan r9 alone.
+    expect(h.match(/data-testid="tool-result"/g)).toHaveLength(1)
     const bash = section(h, 'tool-call" data-tool-name="Bash', 'tool-call')
     expect(bash).toContain('npm test')
+    expect(bash).toContain('FAIL parser.test.ts') // the folded card's one-line preview
+    expect(bash).not.toContain('data-testid="tool-result"')
+    expect(bash).toMatch(/data-testid="tool-status"[^>]*>failed</)
+    const task = section(h, 'tool-call" data-tool-name="Task', 'message')
+    expect(task).toContain('data-testid="subagent-link" data-session-id="s2"')
+    expect(h).not.toMatch(/<details[^>]*open[^>]*data-testid="tool-call"/)
+  })
+
+  it('shows the results inside the cards once they are opened ("Expand all")', async () => {
+    const s = kitchenSink()
+    const calls = s.nodes.flatMap((n) => n.toolCalls ?? [])
+    const card = async (id: string): Promise<string> => {
+      const result = s.nodes.find((n) => n.role === 'tool' && n.toolCallId === id)
+      const app = createSSRApp({ render: () => h(ToolCallCard, { call: calls.find((c) => c.id === id)!, result, agent: 'claude-code' }) })
+      app.use(createPinia()).provide(TOOLS_EXPAND, ref({ open: true, version: 1 }))
+      return renderToString(app)
+    }
+    const bash = await card('t1')
     expect(bash).toContain('data-testid="tool-result" data-error="true"')
     expect(bash).toContain('FAIL parser.test.ts')
     expect(bash).toContain('Show all 101 lines')
     expect(bash).not.toContain('line 99')
-    expect(bash).toMatch(/data-testid="tool-status"[^>]*>failed</)
-    const task = section(h, 'tool-call" data-tool-name="Task', 'message')
-    expect(task).toContain('data-testid="subagent-link" data-session-id="s2"')
-    expect(task).toContain('No result was recorded for this call.')
-    expect(h).not.toMatch(/<details[^>]*open[^>]*data-testid="tool-call"/)
+    expect(await card('t2')).toContain('data-testid="tool-result"')
+    expect(await card('t3')).toContain('No result was recorded for this call.')
   })
 
   it('collapses thinking under a "Thinking" label', async () => {

@@ -37,6 +37,7 @@ export const RUN_NOTES: readonly string[] = [
   '2026-12-02, GitHub Copilot CLI and Factory Droid: `--targets copilot-cli` (every source; load about 8), the 7 public-real sessions that Copilot truncated to its 128,000-token default again with `--cases` once the driver set `COPILOT_PROVIDER_MAX_PROMPT_TOKENS` (all passed); ' +
     '`--targets droid` (every source; load about 8 to 10), then `--only-failed` once the check knew that Droid sends its own text for Edit results; then `--sources copilot-cli,droid` (every target).',
   '2026-12-02, Continue: `--targets continue` (every source; load 13 to 18), the 7 public-real sessions over the CLI\'s 200,000-token default context again with `--only-failed` once the check read its "Auto-compaction triggered" log line, then `--sources continue` (every target).',
+  '2026-12-02, the cells between the Continue, Copilot CLI and Droid columns and rows, which had run in separate worktrees: `--sources continue --targets copilot-cli,droid`, then `--sources copilot-cli,droid --targets continue` (load about 2 to 4): 9 pass, the 2 Continue sessions with an edit into Droid cannot pass (Droid sends its own text for Edit results).'
 ]
 
 /** Why a cell is empty or cannot pass, by `source>target` (or `source>*`). */

@@ -6,6 +6,7 @@
  *
  * Progress is a plain object ({@link IndexStatus}) the API returns from `getIndexStatus()`.
  */
+import { rmSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import type { IndexStatus } from '../../shared/catalog'
 import type { AgentId, Diagnostic, Session } from '../../shared/ir'
@@ -16,7 +17,9 @@ import { extractSession } from './extract'
 import { indexRefs, indexText, type IndexedRef } from './indexer'
 import { linkGroup } from './link'
 import { runJob, splitBySize, startWorker } from './pool'
-import { stampOf, type CatalogStore } from './store'
+import type { WorkerJob } from './worker'
+import { removeStaleSpills, spillPath, writeSpilledRows } from './rows'
+import { ROWS_PENDING_META, stampOf, type CatalogStore } from './store'
 import { parseSnapshot, recordDeps, recordFiles, snapshotKey, unchanged, type FreshnessSnapshot } from './freshness'
 
 /** One open home: its layout and whether it is the demo library. */
@@ -35,6 +38,11 @@ export interface RefresherOptions {
   workerThreshold?: number
   /** Pending full-text rows above which the text phase runs on a worker. Default 2,000. */
   textWorkerThreshold?: number
+  /**
+   * A read on workers writes the session rows first and the message rows in a second pass
+   * (`rows.ts`), so the library is listed sooner. Default true; false writes them as they are read.
+   */
+  twoPass?: boolean
   /** The archive (issue 19, `src/main/archive/`): absent, nothing is archived or kept. */
   archive?: ArchiveHook
 }
@@ -72,6 +80,19 @@ export interface ArchiveHook {
   readOrphan(def: AgentDefinition, home: string, sessionId: string, ctx: ReadContext): Promise<{ session: Session; ref: StoreRef; mark: ArchivedMark }>
   /** Copy the discovered refs of covered homes (after they were read; no-op when the archive is off). */
   archive(refs: readonly StoreRef[], projectOf: (ref: StoreRef) => string | undefined): Promise<Diagnostic[]>
+}
+
+/** Options of one {@link Refresher.refresh}. */
+export interface RefreshOptions {
+  /** Discover every agent (the user asked for a refresh), freshness snapshots or not. */
+  full?: boolean
+  /**
+   * Called once every session row is written and linked, while the message rows of a lighter
+   * first pass (`rows.ts`) are still being written: the library can be listed, search results are
+   * partial. Not called when the refresh writes its rows as it reads (small refreshes); the
+   * refresh's promise resolves after the rows in every case.
+   */
+  onListed?: () => void
 }
 
 /** What one refresh did. */
@@ -124,10 +145,10 @@ export class Refresher {
    * resolves when the catalog rows are written and linked (the full-text phase goes on: see
    * {@link whenIdle}).
    */
-  refresh(homes: readonly OpenHome[], agents?: readonly AgentId[], options: { full?: boolean } = {}): Promise<RefreshResult> {
+  refresh(homes: readonly OpenHome[], agents?: readonly AgentId[], options: RefreshOptions = {}): Promise<RefreshResult> {
     this.pendingRuns++
     const run = this.chain
-      .then(() => this.run(homes, agents, options.full === true))
+      .then(() => this.run(homes, agents, options.full === true, options.onListed))
       .catch((e: unknown) => {
         // The catalog could not be written (another process held it past the busy timeout, disk
         // full): say so in the status; the caller decides whether to go on (issue 14).
@@ -153,7 +174,7 @@ export class Refresher {
    * `full`: discover every agent (the user asked for a refresh); otherwise an agent whose
    * freshness snapshot (`freshness.ts`) is unchanged is not discovered again.
    */
-  private async run(homes: readonly OpenHome[], agentIds?: readonly AgentId[], full = false): Promise<RefreshResult> {
+  private async run(homes: readonly OpenHome[], agentIds?: readonly AgentId[], full = false, onListed?: () => void): Promise<RefreshResult> {
     const started = Date.now()
     const st: IndexStatus = { ...idle(), phase: 'discover', running: true, startedAt: started }
     this.current = st
@@ -250,7 +271,7 @@ export class Refresher {
         this.problems.get(item.home)?.push(item.error)
       }
     }
-    await this.read(toRead, st.bytesTotal, onItem)
+    const spills = await this.read(toRead, st.bytesTotal, onItem)
     this.store.deleteSessions(toRemove)
     for (const o of orphans) {
       try {
@@ -277,6 +298,19 @@ export class Refresher {
       const { error } = linkGroup(this.store, home, agent)
       if (error) this.problems.get(home)?.push({ severity: 'warning', path: home, agent: agent.id, message: `Could not link sub-agent sessions: ${error}` })
     }
+    if (spills.length > 0) {
+      // Lighter first pass (rows.ts): every session row is written and linked, so the library
+      // can be listed; the message rows come now, then the search index.
+      this.store.setMeta(ROWS_PENDING_META, String(this.store.countPendingRows()))
+      st.phase = 'search'
+      st.finishedAt = Date.now()
+      onListed?.()
+      await this.writeRows(spills)
+    }
+    if (spills.length > 0 || this.store.getMeta(ROWS_PENDING_META)) {
+      const left = this.store.countPendingRows()
+      this.store.setMeta(ROWS_PENDING_META, left > 0 ? String(left) : '')
+    }
     for (const home of homes) for (const a of agents) this.store.setMeta(`indexed:${home.layout.home}:${a.id}`, '1')
     for (const [key, snap] of snapshots) {
       const value: FreshnessSnapshot | undefined = snap.entries ? { v: 1, entries: [...snap.entries], diagnostics: snap.diagnostics } : undefined
@@ -288,10 +322,16 @@ export class Refresher {
     return result
   }
 
-  private async read(refs: StoreRef[], bytes: number, onItem: (i: IndexedRef) => void): Promise<void> {
-    if (refs.length === 0) return
+  /**
+   * Read and write `refs`; on workers when they are many bytes. Returns the spill files of a
+   * lighter first pass (`rows.ts`), whose rows {@link writeRows} writes: none when the rows were
+   * written as they were read.
+   */
+  private async read(refs: StoreRef[], bytes: number, onItem: (i: IndexedRef) => void): Promise<string[]> {
+    if (refs.length === 0) return []
     const want = this.options.workers ?? Math.min(4, availableParallelism())
     const threshold = this.options.workerThreshold ?? (Number(process.env['SEPIA_WORKER_THRESHOLD_BYTES']) || 32e6)
+    const spills: string[] = []
     if (want > 0 && this.options.dbPath !== ':memory:' && bytes >= threshold) {
       const lists = splitBySize(refs, Math.min(want, refs.length))
       const workers = lists.map(() => startWorker())
@@ -301,9 +341,19 @@ export class Refresher {
           doneKeys.add(`${i.home}\u0000${i.agent}\u0000${i.sessionId}`)
           onItem(i)
         }
+        const twoPass = this.options.twoPass !== false
+        if (twoPass) removeStaleSpills(this.options.dbPath)
+        const jobSpills = lists.map((_, k) => (twoPass ? spillPath(this.options.dbPath, k) : undefined))
+        for (const p of jobSpills) if (p) spills.push(p)
         try {
-          await Promise.all(lists.map((list, k) => runJob(workers[k]!, { type: 'index', dbPath: this.options.dbPath, refs: list }, (m) => m.type === 'item' && track(m.item))))
-          return
+          await Promise.all(
+            lists.map((list, k) => {
+              const job: WorkerJob = { type: 'index', dbPath: this.options.dbPath, refs: list }
+              if (jobSpills[k]) job.spill = jobSpills[k]
+              return runJob(workers[k]!, job, (m) => m.type === 'item' && track(m.item))
+            }),
+          )
+          return spills
         } catch {
           // A worker died (out of memory, a crash): finish what it left on this thread.
           refs = refs.filter((r) => !doneKeys.has(`${r.home}\u0000${r.agent}\u0000${r.sessionId}`))
@@ -317,6 +367,39 @@ export class Refresher {
     }
     const byId = new Map(this.agents.map((a) => [a.id as string, a]))
     await indexRefs(refs, (id) => byId.get(id)!, this.store, this.ctx, onItem)
+    return spills
+  }
+
+  /**
+   * The second pass of a lighter first pass: write the rows of each spill file (one worker each;
+   * on this thread when no worker starts or one fails), then remove the files. A spill that cannot
+   * be written leaves its sessions pending: the next refresh reads them again.
+   */
+  private async writeRows(spills: string[]): Promise<void> {
+    const workers = spills.map(() => startWorker())
+    try {
+      await Promise.all(
+        spills.map(async (spill, k) => {
+          const w = workers[k]
+          if (w) {
+            try {
+              await runJob(w, { type: 'rows', dbPath: this.options.dbPath, spill }, () => undefined)
+              return
+            } catch {
+              // finished below, on this thread (a row already written is kept as it is)
+            }
+          }
+          try {
+            await writeSpilledRows(this.store, spill)
+          } catch {
+            // left pending (see above)
+          }
+        }),
+      )
+    } finally {
+      await Promise.all(workers.map((w) => w?.terminate()))
+      for (const p of spills) rmSync(p, { force: true })
+    }
   }
 
   /** Fill the full-text index after a refresh (background; tracked by `textRun`). */

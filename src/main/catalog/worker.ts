@@ -1,7 +1,9 @@
 /**
  * Entry of an indexing worker (worker_threads). Protocol (structured-clone messages):
  *
- *   main → worker  {type: 'index', dbPath, refs: StoreRef[]}   read + store each ref
+ *   main → worker  {type: 'index', dbPath, refs: StoreRef[], spill?}   read + store each ref
+ *                                                 (with `spill`: the lighter first pass, `rows.ts`)
+ *                  {type: 'rows', dbPath, spill}               write the rows of a spill file
  *                  {type: 'text', dbPath}                      fill the full-text index
  *   worker → main  {type: 'item', item: IndexedRef}            after each ref
  *                  {type: 'text', done, total}                 after each full-text batch
@@ -14,11 +16,12 @@ import { parentPort } from 'node:worker_threads'
 import { agentById } from '../agents/registry'
 import type { StoreRef } from '../agents/types'
 import { indexRefs, indexText } from './indexer'
+import { RowSpill, writeSpilledRows } from './rows'
 import { openCatalog } from './schema'
 import { CatalogStore } from './store'
 
 /** A job sent to a worker. */
-export type WorkerJob = { type: 'index'; dbPath: string; refs: StoreRef[] } | { type: 'text'; dbPath: string }
+export type WorkerJob = { type: 'index'; dbPath: string; refs: StoreRef[]; spill?: string } | { type: 'rows'; dbPath: string; spill: string } | { type: 'text'; dbPath: string }
 
 const port = parentPort
 if (port) {
@@ -38,7 +41,15 @@ async function run(job: WorkerJob): Promise<void> {
       // Rows are appended, never read back: a small page cache does as well and keeps the
       // worker's memory flat on a huge session (the text phase keeps the default).
       db.pragma('cache_size = -8192')
-      await indexRefs(job.refs, agentById, store, { now: Date.now }, (item) => port!.postMessage({ type: 'item', item }))
+      const spill = job.spill !== undefined ? new RowSpill(job.spill) : undefined
+      try {
+        await indexRefs(job.refs, agentById, store, { now: Date.now }, (item) => port!.postMessage({ type: 'item', item }), spill)
+      } finally {
+        spill?.close()
+      }
+    } else if (job.type === 'rows') {
+      db.pragma('cache_size = -8192')
+      await writeSpilledRows(store, job.spill)
     } else {
       await indexText(store, (done, total) => port!.postMessage({ type: 'text', done, total }))
     }

@@ -1,0 +1,198 @@
+/**
+ * The lighter first pass of a large (cold) index, issue 15: the workers read every session and
+ * write only its session row (summary, usage totals, skeleton, files), so the library can be
+ * listed as soon as every session was read; each session's message rows, unmasked, go to a spill
+ * file of the worker. The second pass reads the spill files back, masks the texts, and writes the
+ * message rows, usage rows and full-text queue, as a one-pass index would have (`stream.test.ts`,
+ * `catalog.test.ts` compare both). Reading the store once and its rows twice costs less than
+ * reading the store twice: the readers' parsing and IR building are the larger part.
+ *
+ * Until its rows are written a session's row carries the refresh stamp {@link ROWS_PENDING} +
+ * its real stamp, which no discovered ref has: a process that stops between the passes leaves
+ * sessions that the next refresh reads again. The spill file format (one JSON value per line):
+ *
+ *   {"s":[home, agent, sessionId, stamp]}               a session's rows begin (stamp: `stampOf` its ref)
+ *   [seq, nodeId, role, createdAt, model, toolNames, contentLength, text, usage]   a raw row (null for absent)
+ *   {"r":1}                                               the reader started again: forget this session's rows
+ *   {"e":1, "f":[[seq, toolNames], ...]}                 the session was read whole: its rows' tool-name fixes
+ *
+ * A session without its `e` line (a worker that died) is skipped, and so is one whose row no
+ * longer carries the pending stamp it names (written again since, or never written).
+ */
+import { closeSync, existsSync, openSync, readdirSync, rmSync, writeSync } from 'node:fs'
+import { basename, dirname, join } from 'node:path'
+import type { Usage } from '../../shared/ir'
+import { forEachLine } from '../util/lines'
+import { finishRow, type RawMessageRow } from './extract'
+import { ROWS_PENDING, stampOf, type CatalogStore, type FileStamp, type SessionHead } from './store'
+import { MessageWriter } from './writer'
+
+type SpillRow = [number, string, RawMessageRow['role'], number | null, string | null, string, number, string, Usage | null]
+
+/** Flush the spill buffer at this many characters. */
+const SPILL_FLUSH_CHARS = 1 << 20
+
+/** Appends the raw rows of the sessions one worker reads (first pass) to its spill file. */
+export class RowSpill {
+  private fd: number
+  private buffer: string[] = []
+  private chars = 0
+
+  /** Creates (or empties) the file at `path`. Throws the file system error. */
+  constructor(readonly path: string) {
+    this.fd = openSync(path, 'w')
+  }
+
+  private push(line: string): void {
+    this.buffer.push(line)
+    this.chars += line.length + 1
+    if (this.chars >= SPILL_FLUSH_CHARS) this.flush()
+  }
+
+  private flush(): void {
+    if (this.buffer.length === 0) return
+    writeSync(this.fd, this.buffer.join('\n') + '\n')
+    this.buffer = []
+    this.chars = 0
+  }
+
+  /** The rows of session `key`, whose refresh stamp is `stamp` (`stampOf` its ref), follow. */
+  begin(key: { home: string; agent: string; sessionId: string }, stamp: string): void {
+    this.push(JSON.stringify({ s: [key.home, key.agent, key.sessionId, stamp] }))
+  }
+
+  /** One raw row of the current session (seq order). */
+  row(r: RawMessageRow): void {
+    const line: SpillRow = [r.seq, r.nodeId, r.role, r.createdAt ?? null, r.model ?? null, r.toolNames, r.contentLength, r.text, r.usage ?? null]
+    this.push(JSON.stringify(line))
+  }
+
+  /** The current session's rows come again from the first. */
+  restart(): void {
+    this.push('{"r":1}')
+  }
+
+  /** The current session was read whole; the `tool_names` fixes of its rows (seq, names). */
+  end(fixes: Iterable<[number, string]> = []): void {
+    this.push(JSON.stringify({ e: 1, f: [...fixes] }))
+  }
+
+  /** Write what is buffered and close the file. */
+  close(): void {
+    try {
+      this.flush()
+    } finally {
+      closeSync(this.fd)
+    }
+  }
+}
+
+/**
+ * Inside a write transaction or not: write the session row of `head` with the pending stamp and a
+ * new change counter, leaving its message rows as they are (the second pass replaces them).
+ */
+export function writeHead(store: CatalogStore, head: SessionHead, files: FileStamp[]): number {
+  return store.db.transaction(() => {
+    const gen = store.nextGen()
+    store.putSession(head, files, gen, undefined, ROWS_PENDING + stampOf(head.ref))
+    return gen
+  })()
+}
+
+/** Sessions under this many characters of rows are finished together with their neighbours... */
+const GROUP_SESSION_CHARS = 1e6
+/** ...up to this many characters per transaction. */
+const GROUP_CHARS = 8e6
+
+/**
+ * The second pass over one spill file: mask each row's text, write the rows of each session read
+ * whole whose catalog row still carries the pending stamp, and set its real stamp. Small sessions
+ * are finished together in one IMMEDIATE transaction (each a savepoint), as `indexRefs` writes
+ * them; a large one writes its own batches (`writer.ts`). Returns the sessions written. Rejects
+ * with the file system or SQLite error (what was committed stays; the rest stays pending).
+ */
+export async function writeSpilledRows(store: CatalogStore, path: string): Promise<number> {
+  const isPending = store.st('SELECT 1 FROM sessions WHERE home = ? AND agent = ? AND session_id = ? AND stamp = ?').pluck()
+  let writer: MessageWriter | undefined
+  let stamp = ''
+  let chars = 0
+  let group: { writer: MessageWriter; stamp: string }[] = []
+  let groupChars = 0
+  let written = 0
+  const commit = (): void => {
+    const g = group
+    group = []
+    groupChars = 0
+    if (g.length === 0) return
+    store.db
+      .transaction(() => {
+        for (const p of g) if (p.writer.finishRows(ROWS_PENDING + p.stamp, p.stamp)) written++
+      })
+      .immediate()
+  }
+  await forEachLine(path, (line) => {
+    if (line === '') return
+    if (line.charCodeAt(0) === 0x5b) {
+      if (!writer) return
+      const [seq, nodeId, role, createdAt, model, toolNames, contentLength, text, usage] = JSON.parse(line) as SpillRow
+      const raw: RawMessageRow = { seq, nodeId, role, toolNames, contentLength, text }
+      if (createdAt !== null) raw.createdAt = createdAt
+      if (model !== null) raw.model = model
+      if (usage !== null) raw.usage = usage
+      const row = finishRow(raw)
+      chars += row.text.length
+      writer.row(row)
+      return
+    }
+    const c = JSON.parse(line) as { s?: [string, string, string, string]; r?: 1; e?: 1; f?: [number, string][] }
+    if (c.s) {
+      const [home, agent, sessionId, st] = c.s
+      stamp = st
+      chars = 0
+      // Only the sessions the first pass wrote (and nothing wrote since) get rows.
+      writer = isPending.get(home, agent, sessionId, ROWS_PENDING + st) !== undefined ? new MessageWriter(store, { home, agent, sessionId }) : undefined
+      return
+    }
+    if (c.r) {
+      writer?.restart()
+      chars = 0
+      return
+    }
+    if (c.e !== undefined && writer) {
+      for (const [seq, names] of c.f ?? []) writer.fixToolNames(seq, names)
+      group.push({ writer, stamp })
+      groupChars += chars
+      if (chars >= GROUP_SESSION_CHARS || groupChars >= GROUP_CHARS) commit()
+    }
+    writer = undefined
+  }).finally(() => commit())
+  return written
+}
+
+/** The spill file of first-pass job `k` of this process, beside the catalog at `dbPath`. */
+export function spillPath(dbPath: string, k: number): string {
+  return `${dbPath}.rows-${process.pid}-${Date.now()}-${k}.jsonl`
+}
+
+/** Remove the spill files beside `dbPath` left by processes that are gone (a crash between the passes). */
+export function removeStaleSpills(dbPath: string): void {
+  const dir = dirname(dbPath)
+  const prefix = `${basename(dbPath)}.rows-`
+  if (!existsSync(dir)) return
+  for (const name of readdirSync(dir)) {
+    if (!name.startsWith(prefix)) continue
+    const pid = Number(name.slice(prefix.length).split('-')[0])
+    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid)) continue
+    if (pid === process.pid) continue
+    rmSync(join(dir, name), { force: true })
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}

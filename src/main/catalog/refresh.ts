@@ -6,7 +6,7 @@
  *
  * Progress is a plain object ({@link IndexStatus}) the API returns from `getIndexStatus()`.
  */
-import { rmSync } from 'node:fs'
+import { existsSync, rmSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import type { IndexStatus } from '../../shared/catalog'
 import type { AgentId, Diagnostic, Session } from '../../shared/ir'
@@ -271,7 +271,7 @@ export class Refresher {
         this.problems.get(item.home)?.push(item.error)
       }
     }
-    const spills = await this.read(toRead, st.bytesTotal, onItem)
+    const { rows } = await this.read(toRead, st.bytesTotal, onItem)
     this.store.deleteSessions(toRemove)
     for (const o of orphans) {
       try {
@@ -298,16 +298,15 @@ export class Refresher {
       const { error } = linkGroup(this.store, home, agent)
       if (error) this.problems.get(home)?.push({ severity: 'warning', path: home, agent: agent.id, message: `Could not link sub-agent sessions: ${error}` })
     }
-    if (spills.length > 0) {
+    if (rows) {
       // Lighter first pass (rows.ts): every session row is written and linked, so the library
-      // can be listed; the message rows come now, then the search index.
+      // can be listed; the workers go on writing the message rows, then comes the search index.
       this.store.setMeta(ROWS_PENDING_META, String(this.store.countPendingRows()))
       st.phase = 'search'
-      st.finishedAt = Date.now()
       onListed?.()
-      await this.writeRows(spills)
+      await rows
     }
-    if (spills.length > 0 || this.store.getMeta(ROWS_PENDING_META)) {
+    if (rows || this.store.getMeta(ROWS_PENDING_META)) {
       const left = this.store.countPendingRows()
       this.store.setMeta(ROWS_PENDING_META, left > 0 ? String(left) : '')
     }
@@ -323,15 +322,18 @@ export class Refresher {
   }
 
   /**
-   * Read and write `refs`; on workers when they are many bytes. Returns the spill files of a
-   * lighter first pass (`rows.ts`), whose rows {@link writeRows} writes: none when the rows were
-   * written as they were read.
+   * Read and write `refs`; on workers when they are many bytes. On workers this is a lighter first
+   * pass (`rows.ts`): each worker writes the session rows and spills the message rows, says so,
+   * then goes on writing those rows itself. Resolves when every session row is written, with
+   * `rows`: a promise that settles when the message rows are written too (undefined when they
+   * were written as they were read). Sessions still pending then (a worker that died, a spill that
+   * could not be written) are read again on this thread, the one-pass way.
    */
-  private async read(refs: StoreRef[], bytes: number, onItem: (i: IndexedRef) => void): Promise<string[]> {
-    if (refs.length === 0) return []
+  private async read(refs: StoreRef[], bytes: number, onItem: (i: IndexedRef) => void): Promise<{ rows?: Promise<void> }> {
+    if (refs.length === 0) return {}
     const want = this.options.workers ?? Math.min(4, availableParallelism())
     const threshold = this.options.workerThreshold ?? (Number(process.env['SEPIA_WORKER_THRESHOLD_BYTES']) || 32e6)
-    const spills: string[] = []
+    const byId = new Map(this.agents.map((a) => [a.id as string, a]))
     if (want > 0 && this.options.dbPath !== ':memory:' && bytes >= threshold) {
       const lists = splitBySize(refs, Math.min(want, refs.length))
       const workers = lists.map(() => startWorker())
@@ -343,63 +345,44 @@ export class Refresher {
         }
         const twoPass = this.options.twoPass !== false
         if (twoPass) removeStaleSpills(this.options.dbPath)
-        const jobSpills = lists.map((_, k) => (twoPass ? spillPath(this.options.dbPath, k) : undefined))
-        for (const p of jobSpills) if (p) spills.push(p)
-        try {
-          await Promise.all(
-            lists.map((list, k) => {
-              const job: WorkerJob = { type: 'index', dbPath: this.options.dbPath, refs: list }
-              if (jobSpills[k]) job.spill = jobSpills[k]
-              return runJob(workers[k]!, job, (m) => m.type === 'item' && track(m.item))
-            }),
-          )
-          return spills
-        } catch {
-          // A worker died (out of memory, a crash): finish what it left on this thread.
-          refs = refs.filter((r) => !doneKeys.has(`${r.home}\u0000${r.agent}\u0000${r.sessionId}`))
-        } finally {
+        const spills = lists.map((_, k) => (twoPass ? spillPath(this.options.dbPath, k) : undefined))
+        const listed: (() => void)[] = []
+        const listedAll = Promise.all(lists.map((_, k) => new Promise<void>((resolve) => (listed[k] = resolve))))
+        const jobs = lists.map((list, k) => {
+          const job: WorkerJob = { type: 'index', dbPath: this.options.dbPath, refs: list }
+          if (spills[k]) job.spill = spills[k]
+          return runJob(workers[k]!, job, (m) => (m.type === 'item' ? track(m.item) : m.type === 'listed' ? listed[k]!() : undefined)).finally(() => listed[k]!())
+        })
+        const ended = Promise.allSettled(jobs)
+        const finish = async (): Promise<void> => {
+          const results = await ended
           // Wait for the workers to go: their memory is freed before the link pass needs some.
           await Promise.all(workers.map((w) => w?.terminate()))
+          // A job that failed after its first pass: the rest of its spill is written here.
+          for (const [k, r] of results.entries()) {
+            const spill = spills[k]
+            if (r.status === 'rejected' && spill && existsSync(spill)) await writeSpilledRows(this.store, spill).catch(() => 0)
+          }
+          for (const p of spills) if (p) rmSync(p, { force: true })
+          // Still pending (a spill cut short or not writable): read again, the one-pass way.
+          const pending = this.store.pendingRowKeys()
+          const left = pending.size > 0 ? refs.filter((r) => pending.has(`${r.home}\u0000${r.agent}\u0000${r.sessionId}`)) : []
+          if (left.length > 0) await indexRefs(left, (id) => byId.get(id)!, this.store, this.ctx, () => undefined)
         }
-      } else {
-        await Promise.all(workers.map((w) => w?.terminate()))
+        await listedAll
+        // A worker that died in its first pass (it ends without saying listed): what it left is read here.
+        const missing = refs.filter((r) => !doneKeys.has(`${r.home}\u0000${r.agent}\u0000${r.sessionId}`))
+        if (missing.length > 0) await indexRefs(missing, (id) => byId.get(id)!, this.store, this.ctx, onItem)
+        if (!twoPass) {
+          await finish()
+          return {}
+        }
+        return { rows: finish() }
       }
-    }
-    const byId = new Map(this.agents.map((a) => [a.id as string, a]))
-    await indexRefs(refs, (id) => byId.get(id)!, this.store, this.ctx, onItem)
-    return spills
-  }
-
-  /**
-   * The second pass of a lighter first pass: write the rows of each spill file (one worker each;
-   * on this thread when no worker starts or one fails), then remove the files. A spill that cannot
-   * be written leaves its sessions pending: the next refresh reads them again.
-   */
-  private async writeRows(spills: string[]): Promise<void> {
-    const workers = spills.map(() => startWorker())
-    try {
-      await Promise.all(
-        spills.map(async (spill, k) => {
-          const w = workers[k]
-          if (w) {
-            try {
-              await runJob(w, { type: 'rows', dbPath: this.options.dbPath, spill }, () => undefined)
-              return
-            } catch {
-              // finished below, on this thread (a row already written is kept as it is)
-            }
-          }
-          try {
-            await writeSpilledRows(this.store, spill)
-          } catch {
-            // left pending (see above)
-          }
-        }),
-      )
-    } finally {
       await Promise.all(workers.map((w) => w?.terminate()))
-      for (const p of spills) rmSync(p, { force: true })
     }
+    await indexRefs(refs, (id) => byId.get(id)!, this.store, this.ctx, onItem)
+    return {}
   }
 
   /** Fill the full-text index after a refresh (background; tracked by `textRun`). */

@@ -413,6 +413,12 @@ export class CatalogStore {
     return (this.st('SELECT count(*) AS n FROM sessions WHERE substr(stamp, 1, ?) = ?').get(ROWS_PENDING.length, ROWS_PENDING) as { n: number }).n
   }
 
+  /** `home \0 agent \0 sessionId` of the sessions whose message rows are not written yet. */
+  pendingRowKeys(): Set<string> {
+    const rows = this.st('SELECT home, agent, session_id FROM sessions WHERE substr(stamp, 1, ?) = ?').all(ROWS_PENDING.length, ROWS_PENDING) as { home: string; agent: string; session_id: string }[]
+    return new Set(rows.map((r) => `${r.home}\u0000${r.agent}\u0000${r.session_id}`))
+  }
+
   /**
    * What search cannot see yet: rows waiting for the full-text index, plus the sessions whose
    * message rows a lighter first pass has not written yet ({@link ROWS_PENDING_META}). A search

@@ -1,17 +1,19 @@
 /**
  * Entry of an indexing worker (worker_threads). Protocol (structured-clone messages):
  *
- *   main → worker  {type: 'index', dbPath, refs: StoreRef[], spill?}   read + store each ref
- *                                                 (with `spill`: the lighter first pass, `rows.ts`)
- *                  {type: 'rows', dbPath, spill}               write the rows of a spill file
+ *   main → worker  {type: 'index', dbPath, refs: StoreRef[], spill?}   read + store each ref; with
+ *                                     `spill`, the lighter first pass (`rows.ts`): session rows,
+ *                                     then `listed`, then the message rows from the spill file
  *                  {type: 'text', dbPath}                      fill the full-text index
  *   worker → main  {type: 'item', item: IndexedRef}            after each ref
+ *                  {type: 'listed'}                            every session row of the job is written
  *                  {type: 'text', done, total}                 after each full-text batch
  *                  {type: 'done'} | {type: 'failed', message}
  *
  * Built as its own entry (`catalog-worker.js`, electron.vite.config.ts); in development it is
  * loaded through tsx (see `pool.ts`).
  */
+import { rmSync } from 'node:fs'
 import { parentPort } from 'node:worker_threads'
 import { agentById } from '../agents/registry'
 import type { StoreRef } from '../agents/types'
@@ -21,7 +23,7 @@ import { openCatalog } from './schema'
 import { CatalogStore } from './store'
 
 /** A job sent to a worker. */
-export type WorkerJob = { type: 'index'; dbPath: string; refs: StoreRef[]; spill?: string } | { type: 'rows'; dbPath: string; spill: string } | { type: 'text'; dbPath: string }
+export type WorkerJob = { type: 'index'; dbPath: string; refs: StoreRef[]; spill?: string } | { type: 'text'; dbPath: string }
 
 const port = parentPort
 if (port) {
@@ -47,9 +49,12 @@ async function run(job: WorkerJob): Promise<void> {
       } finally {
         spill?.close()
       }
-    } else if (job.type === 'rows') {
-      db.pragma('cache_size = -8192')
-      await writeSpilledRows(store, job.spill)
+      if (spill) {
+        // Every session row of this job is written: the library can be listed; now the rows.
+        port!.postMessage({ type: 'listed' })
+        await writeSpilledRows(store, spill.path)
+        rmSync(spill.path, { force: true })
+      }
     } else {
       await indexText(store, (done, total) => port!.postMessage({ type: 'text', done, total }))
     }

@@ -8,6 +8,7 @@
  */
 import { existsSync, rmSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
+import type { Worker } from 'node:worker_threads'
 import type { IndexStatus } from '../../shared/catalog'
 import type { AgentId, Diagnostic, Session } from '../../shared/ir'
 import type { AgentDefinition, ReadContext, StoreRef } from '../agents/types'
@@ -175,6 +176,18 @@ export class Refresher {
    * freshness snapshot (`freshness.ts`) is unchanged is not discovered again.
    */
   private async run(homes: readonly OpenHome[], agentIds?: readonly AgentId[], full = false, onListed?: () => void): Promise<RefreshResult> {
+    // An empty catalog is a cold index, which reads on workers: they start (load their modules)
+    // while this thread discovers the stores, instead of after it.
+    const early = this.workerCount() > 0 && this.options.dbPath !== ':memory:' && !this.store.hasSessions() ? Array.from({ length: this.workerCount() }, () => startWorker()) : []
+    try {
+      return await this.runWith(early, homes, agentIds, full, onListed)
+    } finally {
+      // Those the read did not take (it ends the others itself).
+      await Promise.all(early.map((w) => w?.terminate()))
+    }
+  }
+
+  private async runWith(early: (Worker | undefined)[], homes: readonly OpenHome[], agentIds: readonly AgentId[] | undefined, full: boolean, onListed?: () => void): Promise<RefreshResult> {
     const started = Date.now()
     const st: IndexStatus = { ...idle(), phase: 'discover', running: true, startedAt: started }
     this.current = st
@@ -271,7 +284,7 @@ export class Refresher {
         this.problems.get(item.home)?.push(item.error)
       }
     }
-    const { rows } = await this.read(toRead, st.bytesTotal, onItem)
+    const { rows } = await this.read(toRead, st.bytesTotal, onItem, early)
     this.store.deleteSessions(toRemove)
     for (const o of orphans) {
       try {
@@ -303,8 +316,7 @@ export class Refresher {
       // can be listed; the workers go on writing the message rows, then comes the search index.
       this.store.setMeta(ROWS_PENDING_META, String(this.store.countPendingRows()))
       st.phase = 'search'
-      onListed?.()
-      await rows
+      await rows(() => onListed?.())
     }
     if (rows || this.store.getMeta(ROWS_PENDING_META)) {
       const left = this.store.countPendingRows()
@@ -329,14 +341,22 @@ export class Refresher {
    * were written as they were read). Sessions still pending then (a worker that died, a spill that
    * could not be written) are read again on this thread, the one-pass way.
    */
-  private async read(refs: StoreRef[], bytes: number, onItem: (i: IndexedRef) => void): Promise<{ rows?: Promise<void> }> {
-    if (refs.length === 0) return {}
-    const want = this.options.workers ?? Math.min(4, availableParallelism())
+  private workerCount(): number {
+    return this.options.workers ?? Math.min(4, availableParallelism())
+  }
+
+  private async read(refs: StoreRef[], bytes: number, onItem: (i: IndexedRef) => void, early: (Worker | undefined)[] = []): Promise<{ rows?: (listed: () => void) => Promise<void> }> {
+    const want = this.workerCount()
     const threshold = this.options.workerThreshold ?? (Number(process.env['SEPIA_WORKER_THRESHOLD_BYTES']) || 32e6)
     const byId = new Map(this.agents.map((a) => [a.id as string, a]))
-    if (want > 0 && this.options.dbPath !== ':memory:' && bytes >= threshold) {
-      const lists = splitBySize(refs, Math.min(want, refs.length))
-      const workers = lists.map(() => startWorker())
+    const useWorkers = refs.length > 0 && want > 0 && this.options.dbPath !== ':memory:' && bytes >= threshold
+    const lists = useWorkers ? splitBySize(refs, Math.min(want, refs.length)) : []
+    // Workers started early and not needed go now.
+    await Promise.all(early.slice(lists.length).map((w) => w?.terminate()))
+    if (refs.length === 0) return {}
+    if (useWorkers) {
+      // Kept in `early` too: the refresh ends them all, whatever happens after the read.
+      const workers = lists.map((_, k) => early[k] ?? (early[k] = startWorker()))
       if (workers.every((w) => w !== undefined)) {
         const doneKeys = new Set<string>()
         const track = (i: IndexedRef): void => {
@@ -377,7 +397,14 @@ export class Refresher {
           await finish()
           return {}
         }
-        return { rows: finish() }
+        // The workers wait: they write the rows once the library is listed.
+        return {
+          rows: (listed) => {
+            listed()
+            for (const w of workers) w!.postMessage({ type: 'rows' })
+            return finish()
+          },
+        }
       }
       await Promise.all(workers.map((w) => w?.terminate()))
     }

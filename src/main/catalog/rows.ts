@@ -29,31 +29,36 @@ import { MessageWriter } from './writer'
 
 type SpillRow = [number, string, RawMessageRow['role'], number | null, string | null, string, number, string, Usage | null]
 
-/** Flush the spill buffer at this many characters. */
-const SPILL_FLUSH_CHARS = 1 << 20
+/** Bytes of the spill's write buffer. */
+const SPILL_BUFFER_BYTES = 1 << 20
 
 /** Appends the raw rows of the sessions one worker reads (first pass) to its spill file. */
 export class RowSpill {
   private fd: number
-  private buffer: string[] = []
-  private chars = 0
+  private buffer = Buffer.allocUnsafe(SPILL_BUFFER_BYTES)
+  private used = 0
 
   /** Creates (or empties) the file at `path`. Throws the file system error. */
   constructor(readonly path: string) {
     this.fd = openSync(path, 'w')
   }
 
+  /** One line, encoded straight into the buffer (a UTF-16 unit is at most 3 bytes of UTF-8). */
   private push(line: string): void {
-    this.buffer.push(line)
-    this.chars += line.length + 1
-    if (this.chars >= SPILL_FLUSH_CHARS) this.flush()
+    const most = line.length * 3 + 1
+    if (most > this.buffer.length - this.used) this.flush()
+    if (most > this.buffer.length) {
+      writeSync(this.fd, line + '\n')
+      return
+    }
+    this.used += this.buffer.write(line, this.used)
+    this.buffer[this.used++] = 0x0a
   }
 
   private flush(): void {
-    if (this.buffer.length === 0) return
-    writeSync(this.fd, this.buffer.join('\n') + '\n')
-    this.buffer = []
-    this.chars = 0
+    let at = 0
+    while (at < this.used) at += writeSync(this.fd, this.buffer, at, this.used - at)
+    this.used = 0
   }
 
   /** The rows of session `key`, whose refresh stamp is `stamp` (`stampOf` its ref), follow. */

@@ -408,6 +408,11 @@ export class CatalogStore {
     })()
   }
 
+  /** True when the catalog lists any session (false: the next refresh is a cold index). */
+  hasSessions(): boolean {
+    return this.st('SELECT 1 FROM sessions LIMIT 1').get() !== undefined
+  }
+
   /** Sessions whose refresh stamp starts with {@link ROWS_PENDING} (their rows are not written yet). */
   countPendingRows(): number {
     return (this.st('SELECT count(*) AS n FROM sessions WHERE substr(stamp, 1, ?) = ?').get(ROWS_PENDING.length, ROWS_PENDING) as { n: number }).n

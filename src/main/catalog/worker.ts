@@ -3,7 +3,8 @@
  *
  *   main → worker  {type: 'index', dbPath, refs: StoreRef[], spill?}   read + store each ref; with
  *                                     `spill`, the lighter first pass (`rows.ts`): session rows,
- *                                     then `listed`, then the message rows from the spill file
+ *                                     then `listed`, then (after {type: 'rows'}) the message
+ *                                     rows from the spill file
  *                  {type: 'text', dbPath}                      fill the full-text index
  *   worker → main  {type: 'item', item: IndexedRef}            after each ref
  *                  {type: 'listed'}                            every session row of the job is written
@@ -26,8 +27,14 @@ import { CatalogStore } from './store'
 export type WorkerJob = { type: 'index'; dbPath: string; refs: StoreRef[]; spill?: string } | { type: 'text'; dbPath: string }
 
 const port = parentPort
+/** Resolves the wait of a first pass for `{type: 'rows'}`. */
+let go: (() => void) | undefined
 if (port) {
-  port.on('message', (job: WorkerJob) => {
+  port.on('message', (job: WorkerJob | { type: 'rows' }) => {
+    if (job.type === 'rows') {
+      go?.()
+      return
+    }
     void run(job).then(
       () => port.postMessage({ type: 'done' }),
       (e) => port.postMessage({ type: 'failed', message: e instanceof Error ? e.message : String(e) }),
@@ -50,8 +57,12 @@ async function run(job: WorkerJob): Promise<void> {
         spill?.close()
       }
       if (spill) {
-        // Every session row of this job is written: the library can be listed; now the rows.
+        // Every session row of this job is written: the library can be listed. The rows are
+        // written when main says so (its link pass and listing write too, and would wait for
+        // the write lock behind the rows' transactions).
+        const told = new Promise<void>((resolve) => (go = resolve))
         port!.postMessage({ type: 'listed' })
+        await told
         await writeSpilledRows(store, spill.path)
         rmSync(spill.path, { force: true })
       }

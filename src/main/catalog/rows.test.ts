@@ -99,7 +99,12 @@ describe('lighter first pass (two passes on workers)', () => {
     await twoPass.close()
   }, 120_000)
 
-  it('writes the rows of a spill exactly as the one-pass index, and a stop between the passes is read again', async () => {
+  // Rows kept in memory, all in the file, and some of each (the file takes over past the budget).
+  it.each([
+    ['in memory', undefined, false],
+    ['in the file', 0, true],
+    ['in memory, then in the file', 20_000, true],
+  ])('writes the rows of a spill (%s) exactly as the one-pass index', async (_name, memoryChars, inFile) => {
     const homes = await openHomes(HOMES)
     const refs = (await Promise.all(homes.flatMap((h) => AGENTS.map(async (a) => (await a.discover(h.layout, ctx)).refs.map((r) => ({ ...r, home: h.layout.home })))))).flat()
     const byId = new Map(AGENTS.map((a) => [a.id as string, a]))
@@ -107,17 +112,19 @@ describe('lighter first pass (two passes on workers)', () => {
     await indexRefs(refs, (id) => byId.get(id)!, one, ctx, () => undefined)
     const two = new CatalogStore(openCatalog(':memory:'))
     const path = join(temp('sepia-spill-'), 'rows.jsonl')
-    const spill = new RowSpill(path)
+    const spill = new RowSpill(path, memoryChars)
     await indexRefs(refs, (id) => byId.get(id)!, two, ctx, () => undefined, spill)
     spill.close()
+    expect(spill.spilled).toBe(inFile)
+    if (memoryChars === 20_000) expect(spill.memory.length).toBeGreaterThan(0)
     // Between the passes: every session row is there, pending, with no message rows of its own.
     expect(two.countPendingRows()).toBe((two.db.prepare('SELECT count(*) AS n FROM sessions').get() as { n: number }).n)
     expect((two.db.prepare('SELECT count(*) AS n FROM messages').get() as { n: number }).n).toBe(0)
-    const written = await writeSpilledRows(two, path)
+    const written = await writeSpilledRows(two, spill)
     expect(written).toBe(refs.length)
     expect(two.countPendingRows()).toBe(0)
     expect(dump(two)).toEqual(dump(one))
-    // A second run of the same spill writes nothing (the rows are no longer pending).
+    // A second run of the same spill file writes nothing (the rows are no longer pending).
     expect(await writeSpilledRows(two, path)).toBe(0)
     expect(dump(two)).toEqual(dump(one))
   }, 120_000)
@@ -130,7 +137,7 @@ describe('lighter first pass (two passes on workers)', () => {
     const byId = new Map(AGENTS.map((a) => [a.id as string, a]))
     // A first pass whose process stopped before the second: the spill is never written.
     const stopped = new CatalogStore(openCatalog(dbPath))
-    const spill = new RowSpill(join(dir, 'lost.jsonl'))
+    const spill = new RowSpill(join(dir, 'lost.jsonl'), 0)
     await indexRefs(refs, (id) => byId.get(id)!, stopped, ctx, () => undefined, spill)
     spill.close()
     stopped.db.close()

@@ -28,62 +28,102 @@ import { ROWS_PENDING, stampOf, type CatalogStore, type FileStamp, type SessionH
 import { MessageWriter } from './writer'
 
 type SpillRow = [number, string, RawMessageRow['role'], number | null, string | null, string, number, string, Usage | null]
+/** A control entry of the spill (see the format above). */
+type SpillControl = { s?: [string, string, string, string]; r?: 1; e?: 1; f?: [number, string][] }
+type SpillEntry = SpillRow | SpillControl
 
 /** Bytes of the spill's write buffer. */
 const SPILL_BUFFER_BYTES = 1 << 20
 
-/** Appends the raw rows of the sessions one worker reads (first pass) to its spill file. */
-export class RowSpill {
-  private fd: number
-  private buffer = Buffer.allocUnsafe(SPILL_BUFFER_BYTES)
-  private used = 0
+/**
+ * Characters of row text a worker keeps in memory between the passes (about 16-32 MB of
+ * strings); past that its rows go to the spill file. A small history then never touches the
+ * disk; a 1 GB session stays within the worker's memory bound (`pool.ts` `WORKER_HEAP_MB`).
+ */
+export const SPILL_MEMORY_CHARS = 16_000_000
 
-  /** Creates (or empties) the file at `path`. Throws the file system error. */
-  constructor(readonly path: string) {
-    this.fd = openSync(path, 'w')
+/**
+ * The raw rows of the sessions one worker reads (first pass), in order: kept in memory up to
+ * `memoryChars` of text, then appended to its spill file (the entries stay in order: the memory
+ * ones first). The file is created when the first entry goes there.
+ */
+export class RowSpill {
+  private fd: number | undefined
+  private buffer: Buffer | undefined
+  private used = 0
+  /** Entries kept in memory, in order, before any in the file. */
+  readonly memory: SpillEntry[] = []
+  private memoryLeft: number
+
+  /** `path`: the spill file (created on first use; a stale one is emptied). */
+  constructor(
+    readonly path: string,
+    memoryChars = SPILL_MEMORY_CHARS,
+  ) {
+    this.memoryLeft = memoryChars
+  }
+
+  /** True when some entries went to the file. */
+  get spilled(): boolean {
+    return this.fd !== undefined
+  }
+
+  private add(entry: SpillEntry, chars: number): void {
+    if (this.fd === undefined && chars <= this.memoryLeft) {
+      this.memoryLeft -= chars
+      this.memory.push(entry)
+      return
+    }
+    this.memoryLeft = 0
+    this.push(JSON.stringify(entry))
   }
 
   /** One line, encoded straight into the buffer (a UTF-16 unit is at most 3 bytes of UTF-8). */
   private push(line: string): void {
+    if (this.fd === undefined) {
+      this.fd = openSync(this.path, 'w')
+      this.buffer = Buffer.allocUnsafe(SPILL_BUFFER_BYTES)
+    }
+    const buffer = this.buffer!
     const most = line.length * 3 + 1
-    if (most > this.buffer.length - this.used) this.flush()
-    if (most > this.buffer.length) {
+    if (most > buffer.length - this.used) this.flush()
+    if (most > buffer.length) {
       writeSync(this.fd, line + '\n')
       return
     }
-    this.used += this.buffer.write(line, this.used)
-    this.buffer[this.used++] = 0x0a
+    this.used += buffer.write(line, this.used)
+    buffer[this.used++] = 0x0a
   }
 
   private flush(): void {
     let at = 0
-    while (at < this.used) at += writeSync(this.fd, this.buffer, at, this.used - at)
+    while (at < this.used) at += writeSync(this.fd!, this.buffer!, at, this.used - at)
     this.used = 0
   }
 
   /** The rows of session `key`, whose refresh stamp is `stamp` (`stampOf` its ref), follow. */
   begin(key: { home: string; agent: string; sessionId: string }, stamp: string): void {
-    this.push(JSON.stringify({ s: [key.home, key.agent, key.sessionId, stamp] }))
+    this.add({ s: [key.home, key.agent, key.sessionId, stamp] }, 0)
   }
 
   /** One raw row of the current session (seq order). */
   row(r: RawMessageRow): void {
-    const line: SpillRow = [r.seq, r.nodeId, r.role, r.createdAt ?? null, r.model ?? null, r.toolNames, r.contentLength, r.text, r.usage ?? null]
-    this.push(JSON.stringify(line))
+    this.add([r.seq, r.nodeId, r.role, r.createdAt ?? null, r.model ?? null, r.toolNames, r.contentLength, r.text, r.usage ?? null], r.text.length)
   }
 
   /** The current session's rows come again from the first. */
   restart(): void {
-    this.push('{"r":1}')
+    this.add({ r: 1 }, 0)
   }
 
   /** The current session was read whole; the `tool_names` fixes of its rows (seq, names). */
   end(fixes: Iterable<[number, string]> = []): void {
-    this.push(JSON.stringify({ e: 1, f: [...fixes] }))
+    this.add({ e: 1, f: [...fixes] }, 0)
   }
 
-  /** Write what is buffered and close the file. */
+  /** Write what is buffered and close the file (if one was started). */
   close(): void {
+    if (this.fd === undefined) return
     try {
       this.flush()
     } finally {
@@ -110,13 +150,14 @@ const GROUP_SESSION_CHARS = 1e6
 const GROUP_CHARS = 8e6
 
 /**
- * The second pass over one spill file: mask each row's text, write the rows of each session read
- * whole whose catalog row still carries the pending stamp, and set its real stamp. Small sessions
- * are finished together in one IMMEDIATE transaction (each a savepoint), as `indexRefs` writes
- * them; a large one writes its own batches (`writer.ts`). Returns the sessions written. Rejects
- * with the file system or SQLite error (what was committed stays; the rest stays pending).
+ * The second pass over one worker's spill (its entries in memory, then its file; or a file alone,
+ * on another thread): mask each row's text, write the rows of each session read whole whose
+ * catalog row still carries the pending stamp, and set its real stamp. Small sessions are
+ * finished together in one IMMEDIATE transaction (each a savepoint), as `indexRefs` writes them;
+ * a large one writes its own batches (`writer.ts`). Returns the sessions written. Rejects with
+ * the file system or SQLite error (what was committed stays; the rest stays pending).
  */
-export async function writeSpilledRows(store: CatalogStore, path: string): Promise<number> {
+export async function writeSpilledRows(store: CatalogStore, spill: RowSpill | string): Promise<number> {
   const isPending = store.st('SELECT 1 FROM sessions WHERE home = ? AND agent = ? AND session_id = ? AND stamp = ?').pluck()
   let writer: MessageWriter | undefined
   let stamp = ''
@@ -135,11 +176,10 @@ export async function writeSpilledRows(store: CatalogStore, path: string): Promi
       })
       .immediate()
   }
-  await forEachLine(path, (line) => {
-    if (line === '') return
-    if (line.charCodeAt(0) === 0x5b) {
+  const take = (entry: SpillEntry): void => {
+    if (Array.isArray(entry)) {
       if (!writer) return
-      const [seq, nodeId, role, createdAt, model, toolNames, contentLength, text, usage] = JSON.parse(line) as SpillRow
+      const [seq, nodeId, role, createdAt, model, toolNames, contentLength, text, usage] = entry
       const raw: RawMessageRow = { seq, nodeId, role, toolNames, contentLength, text }
       if (createdAt !== null) raw.createdAt = createdAt
       if (model !== null) raw.model = model
@@ -149,28 +189,46 @@ export async function writeSpilledRows(store: CatalogStore, path: string): Promi
       writer.row(row)
       return
     }
-    const c = JSON.parse(line) as { s?: [string, string, string, string]; r?: 1; e?: 1; f?: [number, string][] }
-    if (c.s) {
-      const [home, agent, sessionId, st] = c.s
+    if (entry.s) {
+      const [home, agent, sessionId, st] = entry.s
       stamp = st
       chars = 0
       // Only the sessions the first pass wrote (and nothing wrote since) get rows.
       writer = isPending.get(home, agent, sessionId, ROWS_PENDING + st) !== undefined ? new MessageWriter(store, { home, agent, sessionId }) : undefined
       return
     }
-    if (c.r) {
+    if (entry.r) {
       writer?.restart()
       chars = 0
       return
     }
-    if (c.e !== undefined && writer) {
-      for (const [seq, names] of c.f ?? []) writer.fixToolNames(seq, names)
+    if (entry.e !== undefined && writer) {
+      for (const [seq, names] of entry.f ?? []) writer.fixToolNames(seq, names)
       group.push({ writer, stamp })
       groupChars += chars
       if (chars >= GROUP_SESSION_CHARS || groupChars >= GROUP_CHARS) commit()
     }
     writer = undefined
-  }).finally(() => commit())
+  }
+  try {
+    const path = typeof spill === 'string' ? spill : spill.path
+    if (typeof spill !== 'string') {
+      // Entries are dropped as they are taken: their memory goes while the rest is written.
+      const memory = spill.memory
+      for (let i = 0; i < memory.length; i++) {
+        take(memory[i]!)
+        memory[i] = { r: 1 }
+      }
+      memory.length = 0
+    }
+    if (typeof spill === 'string' ? existsSync(path) : spill.spilled) {
+      await forEachLine(path, (line) => {
+        if (line !== '') take(JSON.parse(line) as SpillEntry)
+      })
+    }
+  } finally {
+    commit()
+  }
   return written
 }
 

@@ -63,7 +63,7 @@ async function run(job: WorkerJob): Promise<void> {
         const told = new Promise<void>((resolve) => (go = resolve))
         port!.postMessage({ type: 'listed' })
         await told
-        await writeSpilledRows(store, spill.path)
+        await writeSpilledRows(store, spill)
         rmSync(spill.path, { force: true })
       }
     } else {

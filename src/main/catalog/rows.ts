@@ -71,6 +71,8 @@ export class RowSpill {
   private add(entry: SpillEntry, chars: number): void {
     if (this.fd === undefined && chars <= this.memoryLeft) {
       this.memoryLeft -= chars
+      // A text cut from a longer one (`slice`) keeps the whole of it alive: a copy keeps only itself.
+      if (Array.isArray(entry) && entry[7].length > 12) entry[7] = (entry[7] + ' ').slice(0, -1)
       this.memory.push(entry)
       return
     }

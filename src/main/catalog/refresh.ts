@@ -19,7 +19,7 @@ import { indexRefs, indexText, type IndexedRef } from './indexer'
 import { linkGroup } from './link'
 import { runJob, splitBySize, startWorker } from './pool'
 import type { WorkerJob } from './worker'
-import { removeStaleSpills, spillPath, writeSpilledRows } from './rows'
+import { newWriteTurn, removeStaleSpills, spillPath, writeSpilledRows } from './rows'
 import { ROWS_PENDING_META, stampOf, type CatalogStore } from './store'
 import { parseSnapshot, recordDeps, recordFiles, snapshotKey, unchanged, type FreshnessSnapshot } from './freshness'
 
@@ -368,9 +368,13 @@ export class Refresher {
         const spills = lists.map((_, k) => (twoPass ? spillPath(this.options.dbPath, k) : undefined))
         const listed: (() => void)[] = []
         const listedAll = Promise.all(lists.map((_, k) => new Promise<void>((resolve) => (listed[k] = resolve))))
+        const turn = newWriteTurn()
         const jobs = lists.map((list, k) => {
           const job: WorkerJob = { type: 'index', dbPath: this.options.dbPath, refs: list }
-          if (spills[k]) job.spill = spills[k]
+          if (spills[k]) {
+            job.spill = spills[k]
+            job.turn = turn
+          }
           return runJob(workers[k]!, job, (m) => (m.type === 'item' ? track(m.item) : m.type === 'listed' ? listed[k]!() : undefined)).finally(() => listed[k]!())
         })
         const ended = Promise.allSettled(jobs)

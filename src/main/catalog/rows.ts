@@ -146,6 +146,37 @@ export function writeHead(store: CatalogStore, head: SessionHead, files: FileSta
   })()
 }
 
+/**
+ * The write turn shared by the workers of one rows pass: an Int32 in a SharedArrayBuffer, 0 free,
+ * 1 taken. Both workers mostly write in that pass, and SQLite's busy handler waits for the lock by
+ * sleeping (1, 2, 5 ... 100 ms), so contending workers lost much of their time asleep while the
+ * lock was free; a turn is handed over at once (`Atomics.notify`). Masking stays outside the turn.
+ */
+let turn: Int32Array | undefined
+
+/** Share `buffer` (from {@link newWriteTurn}) as this thread's write turn; undefined: none. */
+export function useWriteTurn(buffer: SharedArrayBuffer | undefined): void {
+  turn = buffer ? new Int32Array(buffer) : undefined
+}
+
+/** A write turn for the workers of one refresh. */
+export function newWriteTurn(): SharedArrayBuffer {
+  return new SharedArrayBuffer(4)
+}
+
+/** Run `fn` (a write transaction) in this thread's write turn, if it has one. */
+export function inTurn<T>(fn: () => T): T {
+  const t = turn
+  if (!t) return fn()
+  while (Atomics.compareExchange(t, 0, 0, 1) !== 0) Atomics.wait(t, 0, 1, 100)
+  try {
+    return fn()
+  } finally {
+    Atomics.store(t, 0, 0)
+    Atomics.notify(t, 0, 1)
+  }
+}
+
 /** Sessions under this many characters of rows are finished together with their neighbours... */
 const GROUP_SESSION_CHARS = 1e6
 /** ...up to this many characters per transaction. */
@@ -172,11 +203,13 @@ export async function writeSpilledRows(store: CatalogStore, spill: RowSpill | st
     group = []
     groupChars = 0
     if (g.length === 0) return
-    store.db
-      .transaction(() => {
-        for (const p of g) if (p.writer.finishRows(ROWS_PENDING + p.stamp, p.stamp)) written++
-      })
-      .immediate()
+    inTurn(() =>
+      store.db
+        .transaction(() => {
+          for (const p of g) if (p.writer.finishRows(ROWS_PENDING + p.stamp, p.stamp)) written++
+        })
+        .immediate(),
+    )
   }
   const take = (entry: SpillEntry): void => {
     if (Array.isArray(entry)) {
@@ -196,7 +229,7 @@ export async function writeSpilledRows(store: CatalogStore, spill: RowSpill | st
       stamp = st
       chars = 0
       // Only the sessions the first pass wrote (and nothing wrote since) get rows.
-      writer = isPending.get(home, agent, sessionId, ROWS_PENDING + st) !== undefined ? new MessageWriter(store, { home, agent, sessionId }) : undefined
+      writer = isPending.get(home, agent, sessionId, ROWS_PENDING + st) !== undefined ? new MessageWriter(store, { home, agent, sessionId }, undefined, inTurn) : undefined
       return
     }
     if (entry.r) {

@@ -19,12 +19,12 @@ import { parentPort } from 'node:worker_threads'
 import { agentById } from '../agents/registry'
 import type { StoreRef } from '../agents/types'
 import { indexRefs, indexText } from './indexer'
-import { RowSpill, writeSpilledRows } from './rows'
+import { RowSpill, useWriteTurn, writeSpilledRows } from './rows'
 import { openCatalog } from './schema'
 import { CatalogStore } from './store'
 
 /** A job sent to a worker. */
-export type WorkerJob = { type: 'index'; dbPath: string; refs: StoreRef[]; spill?: string } | { type: 'text'; dbPath: string }
+export type WorkerJob = { type: 'index'; dbPath: string; refs: StoreRef[]; spill?: string; turn?: SharedArrayBuffer } | { type: 'text'; dbPath: string }
 
 const port = parentPort
 /** Resolves the wait of a first pass for `{type: 'rows'}`. */
@@ -63,6 +63,7 @@ async function run(job: WorkerJob): Promise<void> {
         const told = new Promise<void>((resolve) => (go = resolve))
         port!.postMessage({ type: 'listed' })
         await told
+        useWriteTurn(job.turn)
         await writeSpilledRows(store, spill)
         rmSync(spill.path, { force: true })
       }

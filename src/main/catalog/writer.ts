@@ -54,10 +54,12 @@ export class MessageWriter {
   private bufferChars = 0
   private readonly fixes = new Map<number, string>()
 
+  /** `around` runs each batch's transaction (the write turn of the rows pass, `rows.ts` `inTurn`). */
   constructor(
     private readonly store: CatalogStore,
     private readonly key: { home: string; agent: string; sessionId: string },
     private readonly batch: BatchSize = DEFAULT_BATCH,
+    private readonly around: <T>(fn: () => T) => T = (fn) => fn(),
   ) {}
 
   /** In a transaction: find the session's row (or a crash's placeholder) the first time. */
@@ -99,17 +101,19 @@ export class MessageWriter {
     this.buffer.push(m)
     this.bufferChars += m.text.length
     if (this.buffer.length >= this.batch.rows || this.bufferChars >= this.batch.chars) {
-      this.store.db
-        .transaction(() => {
-          this.lookUp()
-          if (this.sid === undefined) {
-            const k = this.key
-            const ins = this.store.st(`INSERT INTO sessions (home, agent, session_id, format, size, mtime_ms, stamp, ref, summary, gen) VALUES (?, ?, ?, '', 0, 0, '', '{}', '{}', 0)`)
-            this.sid = Number(ins.run(PENDING_HOME + k.home, k.agent, k.sessionId).lastInsertRowid)
-          }
-          this.flush()
-        })
-        .immediate()
+      this.around(() =>
+        this.store.db
+          .transaction(() => {
+            this.lookUp()
+            if (this.sid === undefined) {
+              const k = this.key
+              const ins = this.store.st(`INSERT INTO sessions (home, agent, session_id, format, size, mtime_ms, stamp, ref, summary, gen) VALUES (?, ?, ?, '', 0, 0, '', '{}', '{}', 0)`)
+              this.sid = Number(ins.run(PENDING_HOME + k.home, k.agent, k.sessionId).lastInsertRowid)
+            }
+            this.flush()
+          })
+          .immediate(),
+      )
     }
   }
 

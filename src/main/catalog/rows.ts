@@ -36,11 +36,11 @@ type SpillEntry = SpillRow | SpillControl
 const SPILL_BUFFER_BYTES = 1 << 20
 
 /**
- * Characters of row text a worker keeps in memory between the passes (about 16-32 MB of
+ * Characters of row text a worker keeps in memory between the passes (about 6-12 MB of
  * strings); past that its rows go to the spill file. A small history then never touches the
  * disk; a 1 GB session stays within the worker's memory bound (`pool.ts` `WORKER_HEAP_MB`).
  */
-export const SPILL_MEMORY_CHARS = 16_000_000
+export const SPILL_MEMORY_CHARS = 6_000_000
 
 /**
  * The raw rows of the sessions one worker reads (first pass), in order: kept in memory up to

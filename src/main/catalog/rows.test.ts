@@ -4,7 +4,7 @@
  * the catalog holds exactly what a one-pass index holds (every table, compared row by row), the
  * listing is already whole when it appears, and a stop between the passes loses nothing.
  */
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -116,6 +116,8 @@ describe('lighter first pass (two passes on workers)', () => {
     await indexRefs(refs, (id) => byId.get(id)!, two, ctx, () => undefined, spill)
     spill.close()
     expect(spill.spilled).toBe(inFile)
+    // The spill holds unmasked text: the user's only.
+    if (inFile && process.platform !== 'win32') expect(statSync(path).mode & 0o077).toBe(0)
     if (memoryChars === 20_000) expect(spill.memory.length).toBeGreaterThan(0)
     // Between the passes: every session row is there, pending, with no message rows of its own.
     expect(two.countPendingRows()).toBe((two.db.prepare('SELECT count(*) AS n FROM sessions').get() as { n: number }).n)

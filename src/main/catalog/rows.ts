@@ -83,7 +83,8 @@ export class RowSpill {
   /** One line, encoded straight into the buffer (a UTF-16 unit is at most 3 bytes of UTF-8). */
   private push(line: string): void {
     if (this.fd === undefined) {
-      this.fd = openSync(this.path, 'w')
+      // Unmasked transcript text: readable by the user only, as the catalog is (issue 16).
+      this.fd = openSync(this.path, 'w', 0o600)
       this.buffer = Buffer.allocUnsafe(SPILL_BUFFER_BYTES)
     }
     const buffer = this.buffer!

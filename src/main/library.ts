@@ -21,7 +21,7 @@ import type { AgentId, Diagnostic, MessageNode, Session, SessionSummary } from '
 import type { AgentDefinition, ReadContext } from './agents/types'
 import { applyLinks } from './catalog/link'
 import { DEFAULT_PAGE, findIn, pageOf, wholeNode } from './catalog/page'
-import { Refresher, type OpenHome, type RefresherOptions, type RefreshResult } from './catalog/refresh'
+import { Refresher, type OpenHome, type RefresherOptions, type RefreshOptions, type RefreshResult } from './catalog/refresh'
 import { openCatalog } from './catalog/schema'
 import { CatalogStore, stampOf, type CatalogSession } from './catalog/store'
 import { LiveWatcher, watchRoots } from './live/watch'
@@ -128,7 +128,7 @@ export class LibraryService {
    * Refresh the catalog for the open homes (only `agents` when given) and wait for the sessions
    * to be written; the search phase goes on in the background ({@link whenIdle}).
    */
-  refresh(agents?: readonly AgentId[], options: { full?: boolean } = {}): Promise<RefreshResult> {
+  refresh(agents?: readonly AgentId[], options: RefreshOptions = {}): Promise<RefreshResult> {
     this.built = undefined
     const key = this.homePaths.join('\u0000')
     const run = this.refresher.refresh([...this.homes], agents, options)
@@ -142,13 +142,18 @@ export class LibraryService {
   /**
    * {@link refresh}, but a catalog that cannot be written (busy past the timeout, disk full) does not
    * fail the command: the catalog answers as it is and `status().error` says why (issue 14).
+   * Resolves as soon as the sessions can be listed: after a lighter first pass (a cold index on
+   * workers, `catalog/rows.ts`) the message rows and the search index are still being written
+   * (`whenIdle` waits for them; search results say `partial` meanwhile).
    */
-  private async refreshOrGoOn(full = false): Promise<void> {
-    try {
-      await this.refresh(undefined, { full })
-    } catch {
-      // recorded in status().error by the refresher
-    }
+  private refreshOrGoOn(full = false): Promise<void> {
+    return new Promise((resolve) => {
+      this.refresh(undefined, { full, onListed: resolve }).then(
+        () => resolve(),
+        // recorded in status().error by the refresher
+        () => resolve(),
+      )
+    })
   }
 
   /** Wait until no refresh and no search indexing is running. */

@@ -8,9 +8,11 @@ import type { AgentId, MessageNode, Role, Session, SessionSummary, Usage } from 
 /**
  * Progress of the catalog refresh (`getIndexStatus`). A refresh goes `discover` (listing the
  * stores) → `read` (re-reading the sessions whose files changed; `done`/`total` sessions,
- * `bytesDone`/`bytesTotal` bytes) → `link` (sub-agents to parents) → `search` (adding message
- * text to the search index; `textDone`/`textTotal` messages) → `idle`. The library is usable
- * during every phase; search results are partial until the `search` phase ends.
+ * `bytesDone`/`bytesTotal` bytes) → `link` (sub-agents to parents) → `search` (a cold index on
+ * workers first writes the message rows its lighter first pass left, `catalog/rows.ts`, with
+ * `textTotal` 0; then adds message text to the search index; `textDone`/`textTotal` messages) →
+ * `idle`. The library is usable during every phase; search results are partial until the
+ * `search` phase ends.
  */
 export interface IndexStatus {
   phase: 'idle' | 'discover' | 'read' | 'link' | 'search'

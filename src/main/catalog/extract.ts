@@ -72,8 +72,14 @@ function argsText(call: ToolCall): string {
   return cut(s, MAX_ARGS_CHARS)
 }
 
-/** The searchable text of a node (see the MAX_* limits). */
+/** The searchable text of a node (see the MAX_* limits), masked. */
 export function searchText(n: MessageNode): string {
+  // Indexed masked (issue 16): a prefix query must not confirm a masked secret character by character.
+  return maskText(unmaskedSearchText(n)).text
+}
+
+/** {@link searchText} before masking. */
+function unmaskedSearchText(n: MessageNode): string {
   const parts: string[] = []
   const max = n.role === 'tool' ? MAX_TOOL_CHARS : MAX_MESSAGE_CHARS
   if (n.content) parts.push(cut(n.content, max))
@@ -87,8 +93,7 @@ export function searchText(n: MessageNode): string {
     const a = argsText(c)
     if (a) parts.push(a)
   }
-  // Indexed masked (issue 16): a prefix query must not confirm a masked secret character by character.
-  return maskText(parts.join('\n')).text
+  return parts.join('\n')
 }
 
 function usageSig(u: Usage | undefined): string {
@@ -156,27 +161,63 @@ export function skeletonShell(session: Session, nodes: MessageNode[]): Session {
 }
 
 /**
- * The message row of node `n` (index `seq` in the session's nodes), or undefined when it has
- * neither searchable text nor usage. Tool nodes must have been paired (`toolName`) first.
+ * A message row before masking (the lighter first pass of a cold index keeps these and masks them
+ * in its second pass, `rows.ts`): `text` is the unmasked search text, and there is no `sig` yet
+ * (it counts the masked text's length). `contentLength` is the node's `content.length`.
  */
-export function messageRow(n: MessageNode, seq: number): MessageRow | undefined {
-  const text = searchText(n)
+export interface RawMessageRow extends Omit<MessageRow, 'sig'> {
+  contentLength: number
+}
+
+/**
+ * The unmasked row of node `n` (index `seq` in the session's nodes), or undefined when it has
+ * neither searchable text nor usage (masking never empties a text, nor fills an empty one).
+ * Tool nodes must have been paired (`toolName`) first.
+ */
+export function rawMessageRow(n: MessageNode, seq: number): RawMessageRow | undefined {
+  const text = unmaskedSearchText(n)
   const usage = hasUsage(n.usage) ? n.usage : undefined
   if (text === '' && !usage) return undefined
-  const row: MessageRow = {
+  const row: RawMessageRow = {
     seq,
     nodeId: n.nodeId,
     // Search role "user" is what the person typed: text the agent injected as a user message
     // (isMeta: caveats, skills, compact summaries) is searched as "system" (issue 14, point 1).
     role: n.role === 'user' && n.isMeta ? 'system' : n.role,
     toolNames: toolNamesOf(n),
-    sig: `${n.nodeId}|${n.content.length}|${text.length}|${usageSig(usage)}|${n.model ?? ''}|${n.createdAt ?? ''}`,
+    contentLength: n.content.length,
     text,
   }
   if (n.createdAt !== undefined) row.createdAt = n.createdAt
   if (n.model !== undefined) row.model = n.model
   if (usage) row.usage = usage
   return row
+}
+
+/** The stored row of a raw row: its text masked, its signature made (see {@link messageRow}). */
+export function finishRow(r: RawMessageRow): MessageRow {
+  const text = maskText(r.text).text
+  const row: MessageRow = {
+    seq: r.seq,
+    nodeId: r.nodeId,
+    role: r.role,
+    toolNames: r.toolNames,
+    sig: `${r.nodeId}|${r.contentLength}|${text.length}|${usageSig(r.usage)}|${r.model ?? ''}|${r.createdAt ?? ''}`,
+    text,
+  }
+  if (r.createdAt !== undefined) row.createdAt = r.createdAt
+  if (r.model !== undefined) row.model = r.model
+  if (r.usage) row.usage = r.usage
+  return row
+}
+
+/**
+ * The message row of node `n` (index `seq` in the session's nodes), or undefined when it has
+ * neither searchable text nor usage. Tool nodes must have been paired (`toolName`) first.
+ */
+export function messageRow(n: MessageNode, seq: number): MessageRow | undefined {
+  const raw = rawMessageRow(n, seq)
+  return raw && finishRow(raw)
 }
 
 /** The `tool_names` value of a node: its calls' names, or a tool result's tool, space-delimited. */
@@ -197,14 +238,23 @@ export function keptDiagnostics(diagnostics: Session['diagnostics']): Session['d
 
 /** Build the catalog record of a session read from `ref` (before any link pass). */
 export function extractSession(session: Session, ref: StoreRef): SessionRecord {
+  const messages: MessageRow[] = []
+  const head = extractHead(session, ref, (r) => messages.push(finishRow(r)))
+  return { ...head, messages }
+}
+
+/**
+ * {@link extractSession} without the message rows: each node's raw row goes to `onRow` (in seq
+ * order), unmasked (the lighter first pass, `rows.ts`).
+ */
+export function extractHead(session: Session, ref: StoreRef, onRow: (r: RawMessageRow) => void): Omit<SessionRecord, 'messages'> {
   const summary = summarize(session, ref.home)
   const models = new Set<string>()
-  const messages: MessageRow[] = []
   session.nodes.forEach((n, seq) => {
     const model = countedModel(n)
     if (model) models.add(model)
-    const row = messageRow(n, seq)
-    if (row) messages.push(row)
+    const row = rawMessageRow(n, seq)
+    if (row) onRow(row)
   })
-  return { ref, summary, models: [...models], nodeCount: session.nodes.length, messages, skeleton: skeletonOf(session), diagnostics: keptDiagnostics(session.diagnostics), credentialFiles: encryptionKeyFiles([session]) }
+  return { ref, summary, models: [...models], nodeCount: session.nodes.length, skeleton: skeletonOf(session), diagnostics: keptDiagnostics(session.diagnostics), credentialFiles: encryptionKeyFiles([session]) }
 }

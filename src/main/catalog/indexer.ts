@@ -8,9 +8,10 @@
 import { statSync } from 'node:fs'
 import type { Diagnostic } from '../../shared/ir'
 import type { AgentDefinition, ReadContext, StoreRef } from '../agents/types'
-import { extractSession } from './extract'
+import { extractHead, extractSession } from './extract'
+import { writeHead, type RowSpill } from './rows'
 import { indexStream } from './stream'
-import type { CatalogStore, FileStamp } from './store'
+import { stampOf, type CatalogStore, type FileStamp } from './store'
 
 /** Outcome of indexing one ref. */
 export interface IndexedRef {
@@ -53,6 +54,10 @@ function failure(ref: StoreRef, e: unknown): Diagnostic {
  * committed in one IMMEDIATE transaction (each session a savepoint): one commit instead of one
  * per session, and the write lock is held only while writing, never while parsing, so the
  * workers run in parallel. A large session writes its own batches (`writer.ts`).
+ *
+ * With `spill` this is the lighter first pass of a cold index (`rows.ts`): each session's row is
+ * written with a pending stamp and its message rows go, unmasked, to the spill file, for
+ * `writeSpilledRows` to write afterwards.
  */
 export async function indexRefs(
   refs: readonly StoreRef[],
@@ -60,6 +65,7 @@ export async function indexRefs(
   store: CatalogStore,
   ctx: ReadContext,
   onEach: (r: IndexedRef) => void,
+  spill?: RowSpill,
 ): Promise<void> {
   let pending: { ref: StoreRef; out: IndexedRef; write?: () => void }[] = []
   let pendingBytes = 0
@@ -90,8 +96,15 @@ export async function indexRefs(
     let write: (() => void) | undefined
     try {
       const def = agentOf(ref.agent)
-      if (def.readStream) write = await indexStream(def, ref, ctx, store, () => fileStamps(ref.files))
-      else {
+      if (def.readStream) write = await indexStream(def, ref, ctx, store, () => fileStamps(ref.files), spill)
+      else if (spill) {
+        const session = await def.read(ref, ctx)
+        spill.begin(ref, stampOf(ref))
+        const head = extractHead(session, ref, (r) => spill.row(r))
+        spill.end()
+        const files = fileStamps(ref.files)
+        write = () => void writeHead(store, head, files)
+      } else {
         const rec = extractSession(await def.read(ref, ctx), ref)
         const files = fileStamps(ref.files)
         write = () => void store.writeSession(rec, files)

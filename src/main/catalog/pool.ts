@@ -13,7 +13,7 @@ import type { IndexedRef } from './indexer'
 import type { WorkerJob } from './worker'
 
 /** Messages a worker posts. */
-type WorkerMessage = { type: 'item'; item: IndexedRef } | { type: 'text'; done: number; total: number } | { type: 'done' } | { type: 'failed'; message: string }
+type WorkerMessage = { type: 'item'; item: IndexedRef } | { type: 'listed' } | { type: 'text'; done: number; total: number } | { type: 'done' } | { type: 'failed'; message: string }
 
 /**
  * Heap limit of a worker (MB of V8 old generation). Besides capping a runaway read, a small

@@ -33,7 +33,7 @@ export function sqliteReader(library: LibraryService): CatalogReader {
     async search(query, filters) {
       if (!library.isIndexed()) await library.refresh()
       await library.whenIdle()
-      return searchCatalog(library.db, library.homePaths, query, filters ?? {}, library.store.ftsPending())
+      return searchCatalog(library.db, library.homePaths, query, filters ?? {}, library.store.searchPending())
     },
     async usage(query, prices) {
       if (!library.isIndexed()) await library.refresh()

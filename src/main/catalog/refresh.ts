@@ -6,7 +6,9 @@
  *
  * Progress is a plain object ({@link IndexStatus}) the API returns from `getIndexStatus()`.
  */
+import { existsSync, rmSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
+import type { Worker } from 'node:worker_threads'
 import type { IndexStatus } from '../../shared/catalog'
 import type { AgentId, Diagnostic, Session } from '../../shared/ir'
 import type { AgentDefinition, ReadContext, StoreRef } from '../agents/types'
@@ -16,7 +18,9 @@ import { extractSession } from './extract'
 import { indexRefs, indexText, type IndexedRef } from './indexer'
 import { linkGroup } from './link'
 import { runJob, splitBySize, startWorker } from './pool'
-import { stampOf, type CatalogStore } from './store'
+import type { WorkerJob } from './worker'
+import { newWriteTurn, removeStaleSpills, spillPath, writeSpilledRows } from './rows'
+import { ROWS_PENDING_META, stampOf, type CatalogStore } from './store'
 import { depsKey, parseSnapshot, recordDeps, recordFiles, snapshotKey, unchanged, type FreshnessSnapshot } from './freshness'
 
 /** One open home: its layout and whether it is the demo library. */
@@ -35,6 +39,11 @@ export interface RefresherOptions {
   workerThreshold?: number
   /** Pending full-text rows above which the text phase runs on a worker. Default 2,000. */
   textWorkerThreshold?: number
+  /**
+   * A read on workers writes the session rows first and the message rows in a second pass
+   * (`rows.ts`), so the library is listed sooner. Default true; false writes them as they are read.
+   */
+  twoPass?: boolean
   /** The archive (issue 19, `src/main/archive/`): absent, nothing is archived or kept. */
   archive?: ArchiveHook
 }
@@ -72,6 +81,19 @@ export interface ArchiveHook {
   readOrphan(def: AgentDefinition, home: string, sessionId: string, ctx: ReadContext): Promise<{ session: Session; ref: StoreRef; mark: ArchivedMark }>
   /** Copy the discovered refs of covered homes (after they were read; no-op when the archive is off). */
   archive(refs: readonly StoreRef[], projectOf: (ref: StoreRef) => string | undefined): Promise<Diagnostic[]>
+}
+
+/** Options of one {@link Refresher.refresh}. */
+export interface RefreshOptions {
+  /** Discover every agent (the user asked for a refresh), freshness snapshots or not. */
+  full?: boolean
+  /**
+   * Called once every session row is written and linked, while the message rows of a lighter
+   * first pass (`rows.ts`) are still being written: the library can be listed, search results are
+   * partial. Not called when the refresh writes its rows as it reads (small refreshes); the
+   * refresh's promise resolves after the rows in every case.
+   */
+  onListed?: () => void
 }
 
 /** What one refresh did. */
@@ -124,10 +146,10 @@ export class Refresher {
    * resolves when the catalog rows are written and linked (the full-text phase goes on: see
    * {@link whenIdle}).
    */
-  refresh(homes: readonly OpenHome[], agents?: readonly AgentId[], options: { full?: boolean } = {}): Promise<RefreshResult> {
+  refresh(homes: readonly OpenHome[], agents?: readonly AgentId[], options: RefreshOptions = {}): Promise<RefreshResult> {
     this.pendingRuns++
     const run = this.chain
-      .then(() => this.run(homes, agents, options.full === true))
+      .then(() => this.run(homes, agents, options.full === true, options.onListed))
       .catch((e: unknown) => {
         // The catalog could not be written (another process held it past the busy timeout, disk
         // full): say so in the status; the caller decides whether to go on (issue 14).
@@ -153,7 +175,19 @@ export class Refresher {
    * `full`: discover every agent (the user asked for a refresh); otherwise an agent whose
    * freshness snapshot (`freshness.ts`) is unchanged is not discovered again.
    */
-  private async run(homes: readonly OpenHome[], agentIds?: readonly AgentId[], full = false): Promise<RefreshResult> {
+  private async run(homes: readonly OpenHome[], agentIds?: readonly AgentId[], full = false, onListed?: () => void): Promise<RefreshResult> {
+    // An empty catalog is a cold index, which reads on workers: they start (load their modules)
+    // while this thread discovers the stores, instead of after it.
+    const early = this.workerCount() > 0 && this.options.dbPath !== ':memory:' && !this.store.hasSessions() ? Array.from({ length: this.workerCount() }, () => startWorker()) : []
+    try {
+      return await this.runWith(early, homes, agentIds, full, onListed)
+    } finally {
+      // Those the read did not take (it ends the others itself).
+      await Promise.all(early.map((w) => w?.terminate()))
+    }
+  }
+
+  private async runWith(early: (Worker | undefined)[], homes: readonly OpenHome[], agentIds: readonly AgentId[] | undefined, full: boolean, onListed?: () => void): Promise<RefreshResult> {
     const started = Date.now()
     const st: IndexStatus = { ...idle(), phase: 'discover', running: true, startedAt: started }
     this.current = st
@@ -250,7 +284,7 @@ export class Refresher {
         this.problems.get(item.home)?.push(item.error)
       }
     }
-    await this.read(toRead, st.bytesTotal, onItem)
+    const { rows } = await this.read(toRead, st.bytesTotal, onItem, early)
     this.store.deleteSessions(toRemove)
     for (const o of orphans) {
       try {
@@ -277,6 +311,17 @@ export class Refresher {
       const { error } = linkGroup(this.store, home, agent)
       if (error) this.problems.get(home)?.push({ severity: 'warning', path: home, agent: agent.id, message: `Could not link sub-agent sessions: ${error}` })
     }
+    if (rows) {
+      // Lighter first pass (rows.ts): every session row is written and linked, so the library
+      // can be listed; the workers go on writing the message rows, then comes the search index.
+      this.store.setMeta(ROWS_PENDING_META, String(this.store.countPendingRows()))
+      st.phase = 'search'
+      await rows(() => onListed?.())
+    }
+    if (rows || this.store.getMeta(ROWS_PENDING_META)) {
+      const left = this.store.countPendingRows()
+      this.store.setMeta(ROWS_PENDING_META, left > 0 ? String(left) : '')
+    }
     // One write transaction, and none when nothing is new (a warm refresh that found nothing changed).
     const meta = new Map<string, string>()
     for (const home of homes) for (const a of agents) meta.set(`indexed:${home.layout.home}:${a.id}`, '1')
@@ -292,35 +337,87 @@ export class Refresher {
     return result
   }
 
-  private async read(refs: StoreRef[], bytes: number, onItem: (i: IndexedRef) => void): Promise<void> {
-    if (refs.length === 0) return
-    const want = this.options.workers ?? Math.min(4, availableParallelism())
+  /**
+   * Read and write `refs`; on workers when they are many bytes. On workers this is a lighter first
+   * pass (`rows.ts`): each worker writes the session rows and spills the message rows, says so,
+   * then goes on writing those rows itself. Resolves when every session row is written, with
+   * `rows`: a promise that settles when the message rows are written too (undefined when they
+   * were written as they were read). Sessions still pending then (a worker that died, a spill that
+   * could not be written) are read again on this thread, the one-pass way.
+   */
+  private workerCount(): number {
+    return this.options.workers ?? Math.min(4, availableParallelism())
+  }
+
+  private async read(refs: StoreRef[], bytes: number, onItem: (i: IndexedRef) => void, early: (Worker | undefined)[] = []): Promise<{ rows?: (listed: () => void) => Promise<void> }> {
+    const want = this.workerCount()
     const threshold = this.options.workerThreshold ?? (Number(process.env['SEPIA_WORKER_THRESHOLD_BYTES']) || 32e6)
-    if (want > 0 && this.options.dbPath !== ':memory:' && bytes >= threshold) {
-      const lists = splitBySize(refs, Math.min(want, refs.length))
-      const workers = lists.map(() => startWorker())
+    const byId = new Map(this.agents.map((a) => [a.id as string, a]))
+    const useWorkers = refs.length > 0 && want > 0 && this.options.dbPath !== ':memory:' && bytes >= threshold
+    const lists = useWorkers ? splitBySize(refs, Math.min(want, refs.length)) : []
+    // Workers started early and not needed go now.
+    await Promise.all(early.slice(lists.length).map((w) => w?.terminate()))
+    if (refs.length === 0) return {}
+    if (useWorkers) {
+      // Kept in `early` too: the refresh ends them all, whatever happens after the read.
+      const workers = lists.map((_, k) => early[k] ?? (early[k] = startWorker()))
       if (workers.every((w) => w !== undefined)) {
         const doneKeys = new Set<string>()
         const track = (i: IndexedRef): void => {
           doneKeys.add(`${i.home}\u0000${i.agent}\u0000${i.sessionId}`)
           onItem(i)
         }
-        try {
-          await Promise.all(lists.map((list, k) => runJob(workers[k]!, { type: 'index', dbPath: this.options.dbPath, refs: list }, (m) => m.type === 'item' && track(m.item))))
-          return
-        } catch {
-          // A worker died (out of memory, a crash): finish what it left on this thread.
-          refs = refs.filter((r) => !doneKeys.has(`${r.home}\u0000${r.agent}\u0000${r.sessionId}`))
-        } finally {
+        const twoPass = this.options.twoPass !== false
+        if (twoPass) removeStaleSpills(this.options.dbPath)
+        const spills = lists.map((_, k) => (twoPass ? spillPath(this.options.dbPath, k) : undefined))
+        const listed: (() => void)[] = []
+        const listedAll = Promise.all(lists.map((_, k) => new Promise<void>((resolve) => (listed[k] = resolve))))
+        const turn = newWriteTurn()
+        const jobs = lists.map((list, k) => {
+          const job: WorkerJob = { type: 'index', dbPath: this.options.dbPath, refs: list }
+          if (spills[k]) {
+            job.spill = spills[k]
+            job.turn = turn
+          }
+          return runJob(workers[k]!, job, (m) => (m.type === 'item' ? track(m.item) : m.type === 'listed' ? listed[k]!() : undefined)).finally(() => listed[k]!())
+        })
+        const ended = Promise.allSettled(jobs)
+        const finish = async (): Promise<void> => {
+          const results = await ended
           // Wait for the workers to go: their memory is freed before the link pass needs some.
           await Promise.all(workers.map((w) => w?.terminate()))
+          // A job that failed after its first pass: the rest of its spill is written here.
+          for (const [k, r] of results.entries()) {
+            const spill = spills[k]
+            if (r.status === 'rejected' && spill && existsSync(spill)) await writeSpilledRows(this.store, spill).catch(() => 0)
+          }
+          for (const p of spills) if (p) rmSync(p, { force: true })
+          // Still pending (a spill cut short or not writable): read again, the one-pass way.
+          const pending = this.store.pendingRowKeys()
+          const left = pending.size > 0 ? refs.filter((r) => pending.has(`${r.home}\u0000${r.agent}\u0000${r.sessionId}`)) : []
+          if (left.length > 0) await indexRefs(left, (id) => byId.get(id)!, this.store, this.ctx, () => undefined)
         }
-      } else {
-        await Promise.all(workers.map((w) => w?.terminate()))
+        await listedAll
+        // A worker that died in its first pass (it ends without saying listed): what it left is read here.
+        const missing = refs.filter((r) => !doneKeys.has(`${r.home}\u0000${r.agent}\u0000${r.sessionId}`))
+        if (missing.length > 0) await indexRefs(missing, (id) => byId.get(id)!, this.store, this.ctx, onItem)
+        if (!twoPass) {
+          await finish()
+          return {}
+        }
+        // The workers wait: they write the rows once the library is listed.
+        return {
+          rows: (listed) => {
+            listed()
+            for (const w of workers) w!.postMessage({ type: 'rows' })
+            return finish()
+          },
+        }
       }
+      await Promise.all(workers.map((w) => w?.terminate()))
     }
-    const byId = new Map(this.agents.map((a) => [a.id as string, a]))
     await indexRefs(refs, (id) => byId.get(id)!, this.store, this.ctx, onItem)
+    return {}
   }
 
   /** Fill the full-text index after a refresh (background; tracked by `textRun`). */

@@ -58,7 +58,7 @@ export function createCatalogMethods(deps: CatalogServiceDeps): CatalogMethods {
       if (typeof query !== 'string') throw new SepiaError({ code: 'BAD_ARGUMENT', message: 'The search query must be text.' })
       await init()
       await library.prepare({ partial: true })
-      return searchCatalog(library.db, library.homePaths, query, filters ?? {}, library.store.ftsPending())
+      return searchCatalog(library.db, library.homePaths, query, filters ?? {}, library.store.searchPending())
     },
     getUsage: usage,
     async exportUsageCsv(query) {

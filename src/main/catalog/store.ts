@@ -26,6 +26,12 @@ export function stampOf(ref: Pick<StoreRef, 'size' | 'mtimeMs' | 'files'>): stri
   return `${ref.size}:${ref.mtimeMs}:${ref.files.join('\u0000')}`
 }
 
+/** Refresh-stamp prefix of a session row whose message rows are not written yet (`rows.ts`). */
+export const ROWS_PENDING = 'rows-pending:'
+
+/** `meta` key: how many sessions' message rows are not written yet (search results are partial meanwhile). */
+export const ROWS_PENDING_META = 'rows-pending'
+
 /** Link results of a session after the link pass. */
 export interface LinkState {
   parentSessionId?: string
@@ -194,9 +200,11 @@ export class CatalogStore {
   /**
    * Inside a write transaction: insert or update the session row of `rec` (its messages aside)
    * and its files, with change counter `gen`. `into` is the sid of a row to take over when the
-   * session has no row yet (the placeholder of a streaming write, `writer.ts`). Returns the sid.
+   * session has no row yet (the placeholder of a streaming write, `writer.ts`). `stamp` replaces
+   * the refresh stamp (`stampOf(rec.ref)`; the first pass of a cold index writes a pending one,
+   * `rows.ts`). Returns the sid.
    */
-  putSession(rec: SessionHead, files: FileStamp[], gen: number, into?: number): number {
+  putSession(rec: SessionHead, files: FileStamp[], gen: number, into?: number, stamp = stampOf(rec.ref)): number {
     const s = rec.summary
     const u = s.usage
     const found = this.st('SELECT sid FROM sessions WHERE home = ? AND agent = ? AND session_id = ?').get(rec.ref.home, rec.ref.agent, rec.ref.sessionId) as { sid: number } | undefined
@@ -206,7 +214,7 @@ export class CatalogStore {
       s.model ?? null, JSON.stringify(rec.models), s.messageCount, s.toolCallCount, rec.nodeCount, s.diagnosticCount,
       s.parentSessionId ?? null, s.childSessionIds?.length ? JSON.stringify(s.childSessionIds) : null,
       u?.inputTokens ?? null, u?.outputTokens ?? null, u?.cacheReadTokens ?? null, u?.cacheWriteTokens ?? null, u?.thinkingTokens ?? null, u?.cost ?? null,
-      rec.ref.size, rec.ref.mtimeMs, stampOf(rec.ref), JSON.stringify(rec.ref), JSON.stringify(s),
+      rec.ref.size, rec.ref.mtimeMs, stamp, JSON.stringify(rec.ref), JSON.stringify(s),
       rec.diagnostics.length ? JSON.stringify(rec.diagnostics) : null, rec.credentialFiles.length ? JSON.stringify(rec.credentialFiles) : null, gen,
     ]
     const cols = `home, agent, session_id, format, project, title, created_at, last_activity_at, model, models, message_count, tool_call_count, node_count, diagnostic_count,
@@ -391,8 +399,9 @@ export class CatalogStore {
     }
   }
 
-  /** True when a session is listed under one of `homes`. */
-  hasSessions(homes: readonly string[]): boolean {
+  /** True when a session is listed under one of `homes`; without `homes`, when the catalog lists any session (false: the next refresh is a cold index). */
+  hasSessions(homes?: readonly string[]): boolean {
+    if (homes === undefined) return this.st('SELECT 1 FROM sessions LIMIT 1').get() !== undefined
     if (homes.length === 0) return false
     return this.st(`SELECT 1 FROM sessions WHERE home IN ${inList(homes.length)} LIMIT 1`).get(...homes) !== undefined
   }
@@ -488,6 +497,26 @@ export class CatalogStore {
         )
       }
     })()
+  }
+
+  /** Sessions whose refresh stamp starts with {@link ROWS_PENDING} (their rows are not written yet). */
+  countPendingRows(): number {
+    return (this.st('SELECT count(*) AS n FROM sessions WHERE substr(stamp, 1, ?) = ?').get(ROWS_PENDING.length, ROWS_PENDING) as { n: number }).n
+  }
+
+  /** `home \0 agent \0 sessionId` of the sessions whose message rows are not written yet. */
+  pendingRowKeys(): Set<string> {
+    const rows = this.st('SELECT home, agent, session_id FROM sessions WHERE substr(stamp, 1, ?) = ?').all(ROWS_PENDING.length, ROWS_PENDING) as { home: string; agent: string; session_id: string }[]
+    return new Set(rows.map((r) => `${r.home}\u0000${r.agent}\u0000${r.session_id}`))
+  }
+
+  /**
+   * What search cannot see yet: rows waiting for the full-text index, plus the sessions whose
+   * message rows a lighter first pass has not written yet ({@link ROWS_PENDING_META}). A search
+   * result is partial while this is above 0.
+   */
+  searchPending(): number {
+    return this.ftsPending() + (Number(this.getMeta(ROWS_PENDING_META)) || 0)
   }
 
   /** Rows waiting for the full-text index. */

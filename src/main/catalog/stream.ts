@@ -14,9 +14,57 @@ import type { MessageNode } from '../../shared/ir'
 import type { AgentDefinition, NodeStream, ReadContext, StoreRef, StreamedSession } from '../agents/types'
 import { isPrompt, problemCount, summarize } from '../ir/build'
 import { encryptionKeyFiles } from '../secrets'
-import { countedModel, keptDiagnostics, MAX_DIAGNOSTICS, messageRow, SKELETON_PART_CHARS, skeletonNode, skeletonShell, toolNamesOf } from './extract'
-import type { CatalogStore, FileStamp } from './store'
+import { countedModel, finishRow, keptDiagnostics, MAX_DIAGNOSTICS, rawMessageRow, SKELETON_PART_CHARS, skeletonNode, skeletonShell, toolNamesOf, type RawMessageRow } from './extract'
+import { writeHead, type RowSpill } from './rows'
+import { stampOf, type CatalogStore, type FileStamp, type SessionHead } from './store'
 import { MessageWriter } from './writer'
+
+/**
+ * Where a {@link SessionIndexer} puts one session's rows: a {@link MessageWriter} (masked rows
+ * written as they come, {@link writerSink}), or the spill file of the lighter first pass
+ * ({@link spillSink}, `rows.ts`).
+ */
+export interface RowSink {
+  /** The next row (seq order), unmasked. */
+  row(r: RawMessageRow): void
+  /** Set the `tool_names` of row `seq` at the end. */
+  fixToolNames(seq: number, toolNames: string): void
+  /** Forget the rows taken so far: they come again from the first. */
+  restart(): void
+  /** The last row and fix were given (after the read, before the write). */
+  sealed?(): void
+  /** Write the session row (and the rest), returns the change counter. */
+  finish(head: SessionHead, files: FileStamp[]): number
+}
+
+/** A sink that masks each row and writes it through `writer` (the one-pass index). */
+export function writerSink(writer: MessageWriter): RowSink {
+  return {
+    row: (r) => writer.row(finishRow(r)),
+    fixToolNames: (seq, names) => writer.fixToolNames(seq, names),
+    restart: () => writer.restart(),
+    finish: (head, files) => writer.finish(head, files),
+  }
+}
+
+/**
+ * A sink of the lighter first pass: the rows of the session `ref` go to `spill` (begun here), the
+ * write is the session row alone, with the pending stamp (`rows.ts` `writeHead`).
+ */
+export function spillSink(store: CatalogStore, spill: RowSpill, ref: StoreRef): RowSink {
+  const fixes = new Map<number, string>()
+  spill.begin(ref, stampOf(ref))
+  return {
+    row: (r) => spill.row(r),
+    fixToolNames: (seq, names) => void fixes.set(seq, names),
+    restart: () => {
+      fixes.clear()
+      spill.restart()
+    },
+    sealed: () => spill.end(fixes),
+    finish: (head, files) => writeHead(store, head, files),
+  }
+}
 
 /** The last result node of a call id, as written. */
 interface ResultSeen {
@@ -46,7 +94,11 @@ export class SessionIndexer implements NodeStream {
   private results = new Map<string, ResultSeen>()
   private fixes = new Map<number, string>()
 
-  constructor(private readonly writer: MessageWriter) {}
+  private readonly writer: RowSink
+
+  constructor(sink: MessageWriter | RowSink) {
+    this.writer = sink instanceof MessageWriter ? writerSink(sink) : sink
+  }
 
   node(n: MessageNode, seq: number): void {
     const model = countedModel(n)
@@ -65,7 +117,7 @@ export class SessionIndexer implements NodeStream {
       result = { seq, own, written: toolNamesOf(n), hasRow: false }
       this.results.set(n.toolCallId, result)
     }
-    const row = messageRow(n, seq)
+    const row = rawMessageRow(n, seq)
     if (row) {
       this.writer.row(row)
       if (result) result.hasRow = true
@@ -107,6 +159,14 @@ export class SessionIndexer implements NodeStream {
 
   /** Write the session row from what the reader returned, after the last node. Returns the change counter. */
   finish(streamed: StreamedSession, ref: StoreRef, files: FileStamp[]): number {
+    return this.writer.finish(this.head(streamed, ref), files)
+  }
+
+  /**
+   * After the last node: settle the tool-name fixes (given to the sink, then `sealed`) and build
+   * the session row's record from what the reader returned. Pure but for the sink; call once.
+   */
+  head(streamed: StreamedSession, ref: StoreRef): SessionHead {
     for (const [id, r] of this.results) this.settle(r, r.own ?? this.calls.get(id))
     for (const [seq, names] of this.fixes) this.writer.fixToolNames(seq, names)
     this.closeGroup()
@@ -129,21 +189,19 @@ export class SessionIndexer implements NodeStream {
         return changed ? JSON.stringify(nodes) : text
       })
     }
+    this.writer.sealed?.()
     const session = streamed.session
     const summary = summarize(session, ref.home, streamed.totals, problemCount(session.diagnostics) + streamed.droppedDiagnostics)
-    return this.writer.finish(
-      {
-        ref,
-        summary,
-        models: [...this.models],
-        nodeCount: streamed.nodeCount,
-        skeleton: skeletonShell(session, []),
-        skeletonParts: this.parts,
-        diagnostics: keptDiagnostics(session.diagnostics),
-        credentialFiles: encryptionKeyFiles([session]),
-      },
-      files,
-    )
+    return {
+      ref,
+      summary,
+      models: [...this.models],
+      nodeCount: streamed.nodeCount,
+      skeleton: skeletonShell(session, []),
+      skeletonParts: this.parts,
+      diagnostics: keptDiagnostics(session.diagnostics),
+      credentialFiles: encryptionKeyFiles([session]),
+    }
   }
 }
 
@@ -151,12 +209,16 @@ export class SessionIndexer implements NodeStream {
  * Read one session through `def.readStream`: its rows are written as they come (batches of a
  * large session commit on the way) and the returned function writes the rest and the session
  * row (one transaction, or a savepoint of the caller's). `stamps()` gives the files' sizes and
- * times, taken after the read as the whole-read path does. Rejects as the reader does.
+ * times, taken after the read as the whole-read path does. With `spill` (the lighter first pass
+ * of a cold index, `rows.ts`) the rows go to the spill file unmasked and the returned function
+ * writes the session row alone, with the pending stamp. Rejects as the reader does.
  */
-export async function indexStream(def: AgentDefinition, ref: StoreRef, ctx: ReadContext, store: CatalogStore, stamps: () => FileStamp[]): Promise<() => void> {
+export async function indexStream(def: AgentDefinition, ref: StoreRef, ctx: ReadContext, store: CatalogStore, stamps: () => FileStamp[], spill?: RowSpill): Promise<() => void> {
   if (!def.readStream) throw new Error(`${def.id} has no streaming reader`)
-  const indexer = new SessionIndexer(new MessageWriter(store, { home: ref.home, agent: ref.agent, sessionId: ref.sessionId }))
+  const sink = spill ? spillSink(store, spill, ref) : writerSink(new MessageWriter(store, { home: ref.home, agent: ref.agent, sessionId: ref.sessionId }))
+  const indexer = new SessionIndexer(sink)
   const streamed = await def.readStream(ref, ctx, indexer)
   const files = stamps()
-  return () => void indexer.finish(streamed, ref, files)
+  const head = indexer.head(streamed, ref)
+  return () => void sink.finish(head, files)
 }

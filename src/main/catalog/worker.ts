@@ -1,28 +1,40 @@
 /**
  * Entry of an indexing worker (worker_threads). Protocol (structured-clone messages):
  *
- *   main → worker  {type: 'index', dbPath, refs: StoreRef[]}   read + store each ref
+ *   main → worker  {type: 'index', dbPath, refs: StoreRef[], spill?}   read + store each ref; with
+ *                                     `spill`, the lighter first pass (`rows.ts`): session rows,
+ *                                     then `listed`, then (after {type: 'rows'}) the message
+ *                                     rows from the spill file
  *                  {type: 'text', dbPath}                      fill the full-text index
  *   worker → main  {type: 'item', item: IndexedRef}            after each ref
+ *                  {type: 'listed'}                            every session row of the job is written
  *                  {type: 'text', done, total}                 after each full-text batch
  *                  {type: 'done'} | {type: 'failed', message}
  *
  * Built as its own entry (`catalog-worker.js`, electron.vite.config.ts); in development it is
  * loaded through tsx (see `pool.ts`).
  */
+import { rmSync } from 'node:fs'
 import { parentPort } from 'node:worker_threads'
 import { agentById } from '../agents/registry'
 import type { StoreRef } from '../agents/types'
 import { indexRefs, indexText } from './indexer'
+import { RowSpill, useWriteTurn, writeSpilledRows } from './rows'
 import { openCatalog } from './schema'
 import { CatalogStore } from './store'
 
 /** A job sent to a worker. */
-export type WorkerJob = { type: 'index'; dbPath: string; refs: StoreRef[] } | { type: 'text'; dbPath: string }
+export type WorkerJob = { type: 'index'; dbPath: string; refs: StoreRef[]; spill?: string; turn?: SharedArrayBuffer } | { type: 'text'; dbPath: string }
 
 const port = parentPort
+/** Resolves the wait of a first pass for `{type: 'rows'}`. */
+let go: (() => void) | undefined
 if (port) {
-  port.on('message', (job: WorkerJob) => {
+  port.on('message', (job: WorkerJob | { type: 'rows' }) => {
+    if (job.type === 'rows') {
+      go?.()
+      return
+    }
     void run(job).then(
       () => port.postMessage({ type: 'done' }),
       (e) => port.postMessage({ type: 'failed', message: e instanceof Error ? e.message : String(e) }),
@@ -38,7 +50,23 @@ async function run(job: WorkerJob): Promise<void> {
       // Rows are appended, never read back: a small page cache does as well and keeps the
       // worker's memory flat on a huge session (the text phase keeps the default).
       db.pragma('cache_size = -8192')
-      await indexRefs(job.refs, agentById, store, { now: Date.now }, (item) => port!.postMessage({ type: 'item', item }))
+      const spill = job.spill !== undefined ? new RowSpill(job.spill) : undefined
+      try {
+        await indexRefs(job.refs, agentById, store, { now: Date.now }, (item) => port!.postMessage({ type: 'item', item }), spill)
+      } finally {
+        spill?.close()
+      }
+      if (spill) {
+        // Every session row of this job is written: the library can be listed. The rows are
+        // written when main says so (its link pass and listing write too, and would wait for
+        // the write lock behind the rows' transactions).
+        const told = new Promise<void>((resolve) => (go = resolve))
+        port!.postMessage({ type: 'listed' })
+        await told
+        useWriteTurn(job.turn)
+        await writeSpilledRows(store, spill)
+        rmSync(spill.path, { force: true })
+      }
     } else {
       await indexText(store, (done, total) => port!.postMessage({ type: 'text', done, total }))
     }

@@ -54,10 +54,12 @@ export class MessageWriter {
   private bufferChars = 0
   private readonly fixes = new Map<number, string>()
 
+  /** `around` runs each batch's transaction (the write turn of the rows pass, `rows.ts` `inTurn`). */
   constructor(
     private readonly store: CatalogStore,
     private readonly key: { home: string; agent: string; sessionId: string },
     private readonly batch: BatchSize = DEFAULT_BATCH,
+    private readonly around: <T>(fn: () => T) => T = (fn) => fn(),
   ) {}
 
   /** In a transaction: find the session's row (or a crash's placeholder) the first time. */
@@ -99,17 +101,19 @@ export class MessageWriter {
     this.buffer.push(m)
     this.bufferChars += m.text.length
     if (this.buffer.length >= this.batch.rows || this.bufferChars >= this.batch.chars) {
-      this.store.db
-        .transaction(() => {
-          this.lookUp()
-          if (this.sid === undefined) {
-            const k = this.key
-            const ins = this.store.st(`INSERT INTO sessions (home, agent, session_id, format, size, mtime_ms, stamp, ref, summary, gen) VALUES (?, ?, ?, '', 0, 0, '', '{}', '{}', 0)`)
-            this.sid = Number(ins.run(PENDING_HOME + k.home, k.agent, k.sessionId).lastInsertRowid)
-          }
-          this.flush()
-        })
-        .immediate()
+      this.around(() =>
+        this.store.db
+          .transaction(() => {
+            this.lookUp()
+            if (this.sid === undefined) {
+              const k = this.key
+              const ins = this.store.st(`INSERT INTO sessions (home, agent, session_id, format, size, mtime_ms, stamp, ref, summary, gen) VALUES (?, ?, ?, '', 0, 0, '', '{}', '{}', 0)`)
+              this.sid = Number(ins.run(PENDING_HOME + k.home, k.agent, k.sessionId).lastInsertRowid)
+            }
+            this.flush()
+          })
+          .immediate(),
+      )
     }
   }
 
@@ -164,18 +168,44 @@ export class MessageWriter {
         const gen = this.store.nextGen()
         this.lookUp()
         this.sid = this.store.putSession(head, files, gen, this.sid)
-        this.flush()
-        if (this.keeping) this.dropRest()
-        const fix = this.store.st('UPDATE messages SET tool_names = ? WHERE sid = ? AND seq = ?')
-        for (const [seq, names] of this.fixes) if (this.insertedFrom !== undefined && seq >= this.insertedFrom) fix.run(names, this.sid, seq)
-        if (this.stale !== undefined) {
-          const mids = this.store.st('SELECT mid FROM messages WHERE sid = ?').all(this.stale) as { mid: number }[]
-          this.store.deleteMessages(mids.map((r) => r.mid))
-          this.store.st('DELETE FROM skeletons WHERE sid = ?').run(this.stale)
-          this.store.st('DELETE FROM sessions WHERE sid = ?').run(this.stale)
-        }
+        this.writeRest()
         return gen
       })
       .immediate()
+  }
+
+  /**
+   * The second pass of a cold index (`rows.ts`): when the session's row still carries the stamp
+   * `pending` (its first pass wrote it), write the rest of its rows as {@link finish} does and set
+   * its stamp to `stamp`, in one transaction (a savepoint when called inside one); the session row
+   * is otherwise left as it is (its links too) and no change counter is taken: what the library
+   * lists does not change. Returns false, writing nothing, when the row is gone or was written again.
+   */
+  finishRows(pending: string, stamp: string): boolean {
+    return this.store.db
+      .transaction(() => {
+        this.lookUp()
+        if (this.sid === undefined) return false
+        const now = this.store.st('SELECT stamp FROM sessions WHERE sid = ?').pluck().get(this.sid) as string | undefined
+        if (now !== pending) return false
+        this.writeRest()
+        this.store.st('UPDATE sessions SET stamp = ? WHERE sid = ?').run(stamp, this.sid)
+        return true
+      })
+      .immediate()
+  }
+
+  /** In a transaction, with `sid` set: the buffered rows, the dropped tail, the fixes, a crash's placeholder. */
+  private writeRest(): void {
+    this.flush()
+    if (this.keeping) this.dropRest()
+    const fix = this.store.st('UPDATE messages SET tool_names = ? WHERE sid = ? AND seq = ?')
+    for (const [seq, names] of this.fixes) if (this.insertedFrom !== undefined && seq >= this.insertedFrom) fix.run(names, this.sid, seq)
+    if (this.stale !== undefined) {
+      const mids = this.store.st('SELECT mid FROM messages WHERE sid = ?').all(this.stale) as { mid: number }[]
+      this.store.deleteMessages(mids.map((r) => r.mid))
+      this.store.st('DELETE FROM skeletons WHERE sid = ?').run(this.stale)
+      this.store.st('DELETE FROM sessions WHERE sid = ?').run(this.stale)
+    }
   }
 }

@@ -70,7 +70,7 @@ const DETECTORS: Detector[] = [
   { kind: 'google', label: 'Google API key', pattern: /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g, keep: 4, hints: ['aiza'] },
   { kind: 'google-oauth', label: 'Google OAuth token', pattern: /\b(?:ya29\.[0-9A-Za-z_-]{20,}|1\/\/0[0-9A-Za-z_-]{40,})/g, keep: 4, hints: ['ya29.', '1//0'] },
   { kind: 'google-client-secret', label: 'Google OAuth client secret', pattern: /\bGOCSPX-[0-9A-Za-z_-]{20,}/g, keep: 4, hints: ['gocspx-'] },
-  { kind: 'github', label: 'GitHub token', pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})(?![A-Za-z0-9_])/g, keep: 4, hints: ['gh', 'github_pat_'] },
+  { kind: 'github', label: 'GitHub token', pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})(?![A-Za-z0-9_])/g, keep: 4, hints: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_', 'github_pat_'] },
   { kind: 'gitlab', label: 'GitLab token', pattern: /\bglpat-[A-Za-z0-9_-]{20,}/g, keep: 4, hints: ['glpat-'] },
   { kind: 'slack', label: 'Slack token', pattern: /\bxox[abposrce]-[A-Za-z0-9-]{10,}/g, keep: 4, check: (s) => count(s, /[0-9]/g) >= 3, hints: ['xox'] },
   { kind: 'slack-webhook', label: 'Slack webhook', pattern: /hooks\.slack\.com\/services\/(T[A-Z0-9]+\/B[A-Z0-9]+\/[A-Za-z0-9]+)/g, group: 1, hints: ['hooks.slack.com'] },
@@ -153,7 +153,50 @@ const ASSIGNMENT = new RegExp(
 )
 const NAME_CHAR = /[A-Za-z0-9_.-]/
 
-function assignments(text: string, out: SecretMatch[]): void {
+/** The words {@link ASSIGNMENT} starts at, as they end (`api_key` ends in `key`), anchored at the end of a short slice. */
+const ASSIGNMENT_WORD_END = /(?:key|secret|token|passw(?:or)?d|pwd|passphrase|credentials?|authorization|cookie)$/i
+/** Characters of the longest word of {@link ASSIGNMENT_WORD_END} (`authorization`). */
+const LONGEST_WORD = 13
+
+/**
+ * The cheap hint of {@link ASSIGNMENT} (as `hints` are for the format detectors): true when some
+ * `:` or `=` of `text` has a secret word right before it, past spaces/tabs and an optional quote
+ * (`\\{0,3}["']` or `""`). Every match of ASSIGNMENT is such a place: its word (ending in a letter)
+ * is followed by the quote (only `\`, `"`, `'`), then `[ \t]*`, then the `:`/`=`; so stepping back
+ * from the `:`/`=` over spaces/tabs, then over `\`/`"`/`'`, stops exactly at the word's end. When
+ * this is false ASSIGNMENT cannot match, and `assignments` is skipped (it ran on every message).
+ */
+export function mayHaveAssignment(text: string): boolean {
+  // Two cursors, each advanced only past itself: linear in the text.
+  let colon = text.indexOf(':')
+  let equals = text.indexOf('=')
+  while (colon >= 0 || equals >= 0) {
+    let i: number
+    if (equals < 0 || (colon >= 0 && colon < equals)) {
+      i = colon
+      colon = text.indexOf(':', i + 1)
+    } else {
+      i = equals
+      equals = text.indexOf('=', i + 1)
+    }
+    let k = i
+    while (k > 0) {
+      const c = text.charCodeAt(k - 1)
+      if (c !== 0x20 && c !== 0x09) break
+      k--
+    }
+    while (k > 0) {
+      const c = text.charCodeAt(k - 1)
+      if (c !== 0x5c && c !== 0x22 && c !== 0x27) break
+      k--
+    }
+    if (k >= 3 && ASSIGNMENT_WORD_END.test(text.slice(Math.max(0, k - LONGEST_WORD), k))) return true
+  }
+  return false
+}
+
+function assignments(text: string, out: SecretMatch[], gated: boolean): void {
+  if (gated && !mayHaveAssignment(text)) return
   ASSIGNMENT.lastIndex = 0
   for (let m = ASSIGNMENT.exec(text); m; m = ASSIGNMENT.exec(text)) {
     const [whole, , open = '', value = ''] = m
@@ -188,14 +231,18 @@ function awsPairs(text: string, found: SecretMatch[], out: SecretMatch[]): void 
 /**
  * Every secret in `text`, sorted by start, without overlaps (the earliest start wins; on a tie,
  * the more specific detector). Pure; linear in the text for each detector.
+ *
+ * `options.ungated` (tests only): run every pattern on every text, ignoring the hints; the result
+ * must be the same (`secrets.test.ts` compares both over every fixture text).
  */
-export function findSecrets(text: string): SecretMatch[] {
+export function findSecrets(text: string, options?: { ungated?: boolean }): SecretMatch[] {
   if (text.length < 8) return []
+  const gated = options?.ungated !== true
   const raw: SecretMatch[] = []
   // One pass decides whether any format detector can match; most texts hold none of the hints.
-  const lower = ANY_HINT.test(text) ? text.toLowerCase() : undefined
+  const lower = !gated || ANY_HINT.test(text) ? text.toLowerCase() : undefined
   for (const d of lower === undefined ? [] : DETECTORS) {
-    if (!d.hints.some((h) => lower!.includes(h))) continue
+    if (gated && !d.hints.some((h) => lower!.includes(h))) continue
     d.pattern.lastIndex = 0
     for (let m = d.pattern.exec(text); m; m = d.pattern.exec(text)) {
       if (m[0].length === 0) {
@@ -210,7 +257,7 @@ export function findSecrets(text: string): SecretMatch[] {
     }
   }
   awsPairs(text, raw, raw)
-  assignments(text, raw)
+  assignments(text, raw, gated)
   const order = new Map(DETECTORS.map((d, i) => [d.kind, i]))
   raw.sort((a, b) => a.start - b.start || (order.get(a.kind) ?? 99) - (order.get(b.kind) ?? 99) || b.end - a.end)
   const out: SecretMatch[] = []

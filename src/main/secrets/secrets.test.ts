@@ -1,9 +1,12 @@
 /** Detectors and masking: every documented format is masked, hashes and ids are not. */
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { Session } from '../../shared/ir'
 import { summarize } from '../ir/build'
 import { FAKE_SECRETS, secretText } from './fake-secrets'
 import { findSecrets, isSecretName, maskResult, maskSession, maskText, maskValue } from '.'
+import { mayHaveAssignment } from './detectors'
 
 describe('maskText', () => {
   for (const s of FAKE_SECRETS) {
@@ -236,5 +239,80 @@ describe('issue 16: secrets that slipped through', () => {
       const shown = maskText(cutOutsideSecrets(text, max)).text
       expect(shown, String(max)).not.toMatch(/Z7QW|QW3R|3RTY|5UIO/)
     }
+  })
+})
+
+describe('hint gates (issue 15: the assignment pattern ran on every message)', () => {
+  /** Every text file of the fixtures (JSON string values one by one, and each line as written). */
+  function fixtureTexts(): string[] {
+    const out = new Set<string>()
+    const walk = (dir: string): void => {
+      for (const e of readdirSync(dir, { withFileTypes: true })) {
+        const p = join(dir, e.name)
+        if (e.isDirectory()) walk(p)
+        else if (e.isFile() && /\.(jsonl?|md|txt|ya?ml|toml|log|csv)$/i.test(e.name) && statSync(p).size <= 4e6) {
+          const text = readFileSync(p, 'utf8')
+          for (const line of text.split('\n')) {
+            if (line.length >= 8) out.add(line)
+            try {
+              const stack: unknown[] = [JSON.parse(line)]
+              while (stack.length > 0) {
+                const v = stack.pop()
+                if (typeof v === 'string') {
+                  if (v.length >= 8) out.add(v)
+                } else if (v && typeof v === 'object') stack.push(...Object.values(v))
+              }
+            } catch {
+              // not a JSON line: kept as written
+            }
+          }
+        }
+      }
+    }
+    walk(join(__dirname, '..', '..', '..', 'fixtures'))
+    return [...out]
+  }
+
+  /** Texts built to sit next to the gate's edges: every separator, quote and space form. */
+  function edgeTexts(): string[] {
+    const words = ['api_key', 'API-KEY', 'apiKey', 'secret', 'client_secret', 'TOKEN', 'x-auth-token', 'password', 'PASSWD', 'db_pwd', 'passphrase', 'private.key', 'accessKey', 'credentials', 'Credential', 'encryption_key', 'Authorization', 'cookie', 'tokens', 'keyboard']
+    const quotes = ['', '"', "'", '\\"', '\\\\\\"', '""', '\\\'']
+    const gaps = ['', ' ', '\t', '  \t ']
+    const out: string[] = []
+    for (const w of words) for (const q of quotes) for (const g of gaps) for (const sep of [':', '=']) out.push(`x ${w}${q}${g}${sep}${g}${q}Zq9-value-8812${q} y`, `${w}${q}${sep}${q}abc123def456`)
+    // A seeded fuzz over the characters the patterns care about.
+    let seed = 42
+    const rnd = (): number => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff)
+    const alphabet = ['key', 'token', 'secret', 'pwd', ':', '=', ' ', '\t', '"', "'", '\\', 'a', 'Z', '9', '-', '_', '.', 'sk-', 'ghp_', 'Bearer ', '://', '@', 'AKIA', '•']
+    for (let i = 0; i < 3000; i++) {
+      let s = ''
+      const n = 4 + Math.floor(rnd() * 40)
+      for (let j = 0; j < n; j++) s += alphabet[Math.floor(rnd() * alphabet.length)]!
+      out.push(s)
+    }
+    return out
+  }
+
+  it('finds exactly what the ungated detectors find, over every fixture text and the edge cases', () => {
+    const texts = [...fixtureTexts(), ...edgeTexts(), ...FAKE_SECRETS.map(secretText)]
+    expect(texts.length).toBeGreaterThan(10_000)
+    let withSecrets = 0
+    for (const t of texts) {
+      const ungated = findSecrets(t, { ungated: true })
+      if (ungated.length > 0) withSecrets++
+      expect(findSecrets(t), t.slice(0, 200)).toEqual(ungated)
+    }
+    // The comparison covers texts that hold secrets, not only clean ones.
+    expect(withSecrets).toBeGreaterThan(100)
+  })
+
+  it('lets the assignment pattern through for every form it matches', () => {
+    for (const t of edgeTexts().slice(0, 1120)) {
+      const found = findSecrets(t, { ungated: true }).some((m) => m.kind === 'assignment')
+      if (found) expect(mayHaveAssignment(t), t).toBe(true)
+    }
+    expect(mayHaveAssignment('no separator here at all, token and key')).toBe(false)
+    expect(mayHaveAssignment('tokens: 12, keyboard = qwerty')).toBe(false)
+    expect(mayHaveAssignment('{\\"apiKey\\":  \\"abcd1234\\"}')).toBe(true)
   })
 })

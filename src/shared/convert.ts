@@ -144,7 +144,11 @@ const DESCRIBE: Describers = {
   'thinking-unsigned-dropped': (w) =>
     `${plural(w.count, 'thinking block')} without a provider signature left out: the target would send them back to its model, which rejects unsigned thinking.`,
   'thinking-other-provider-dropped': (w) =>
-    `${plural(w.count, 'signed thinking block')} from ${FAMILY_NAMES[w.from]} left out: only ${FAMILY_NAMES[w.from]} accepts its signature, and the target talks to ${FAMILY_NAMES[w.to]}.`,
+    w.from === 'any'
+      ? `${plural(w.count, 'signed thinking block')} left out: the source agent talks to whichever provider it was set up with, so which provider signed ${w.count === 1 ? 'it' : 'them'} is not recorded, and a target sends signed thinking back only to the provider that signed it.`
+      : w.to === 'any'
+        ? `${plural(w.count, 'signed thinking block')} from ${FAMILY_NAMES[w.from]} left out: only ${FAMILY_NAMES[w.from]} accepts its signature, and the target talks to whichever provider it is set up with.`
+        : `${plural(w.count, 'signed thinking block')} from ${FAMILY_NAMES[w.from]} left out: only ${FAMILY_NAMES[w.from]} accepts its signature, and the target talks to ${FAMILY_NAMES[w.to]}.`,
   'tool-mapped': (w) => `${plural(w.count, `${w.from} call`)} written as ${w.to}.`,
   'tool-kept': (w) => `${plural(w.count, `${w.name} call`)} kept with the original name and arguments: the target has no such tool.`,
   'tool-split': (w) => `${plural(w.count, `${w.name} call`)} that ran several items split into ${w.into} calls, each with its own result.`,

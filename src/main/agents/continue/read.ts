@@ -194,6 +194,9 @@ export async function readContinueShapedSession(ref: StoreRef, _ctx: ReadContext
         if (input !== undefined || output !== undefined) {
           n.usage = { ...(input !== undefined && { inputTokens: input }), ...(output !== undefined && { outputTokens: output }) }
         }
+        // The CLI's snake_case usage names the model that answered (fixtures/real/continue).
+        const model = str(u?.model)
+        if (model && n.model === undefined) n.model = model
         // Results kept only in the tool call state (no `tool` item): a result node from its output.
         for (const call of toolCalls) {
           if (resultIds.has(call.id)) continue

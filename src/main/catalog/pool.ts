@@ -44,6 +44,30 @@ function report(mode: string): void {
   if (process.env['SEPIA_DEBUG_WORKERS'] === '1') process.stderr.write(`sepia: indexing worker ${mode}\n`)
 }
 
+/**
+ * Errors and exits of workers that happened before a job listened (a worker started early, while
+ * the stores are discovered, can fail to load before {@link runJob} attaches its listeners; an
+ * unheard 'error' event would end the process).
+ */
+const early = new WeakMap<Worker, { error?: Error; exitCode?: number }>()
+
+/** A started worker, listened to from the start (see {@link early}). */
+function watched(w: Worker): Worker {
+  const state: { error?: Error; exitCode?: number } = {}
+  early.set(w, state)
+  w.on('error', (e: Error) => (state.error ??= e))
+  w.once('exit', (code: number) => (state.exitCode = code))
+  return w
+}
+
+/**
+ * The parent's Node flags minus those that only apply to the main entry (`--input-type` is refused
+ * for a worker file: `node --input-type=module -e "import('out/main/cli.js')…"` would fail every worker).
+ */
+function workerExecArgv(): string[] {
+  return process.execArgv.filter((a, i, all) => !a.startsWith('--input-type') && !(a === '--input-type' || all[i - 1] === '--input-type'))
+}
+
 /** Start one indexing worker, or return undefined when that is impossible here. */
 export function startWorker(): Worker | undefined {
   const here = import.meta.url
@@ -54,7 +78,7 @@ export function startWorker(): Worker | undefined {
       const tsxApi = pathToFileURL(createRequire(here).resolve('tsx/esm/api').replace(/index\.cjs$/, 'index.mjs')).href
       const code = `import(${JSON.stringify(tsxApi)}).then((m) => { m.register(); return import(${JSON.stringify(target)}) })`
       report('started (sources)')
-      return new Worker(code, { eval: true, resourceLimits })
+      return watched(new Worker(code, { eval: true, resourceLimits, execArgv: workerExecArgv() }))
     }
     const built = builtWorkerPath(here)
     if (!built) {
@@ -62,7 +86,7 @@ export function startWorker(): Worker | undefined {
       return undefined
     }
     report(`started ${built}`)
-    return new Worker(built, { resourceLimits })
+    return watched(new Worker(built, { resourceLimits, execArgv: workerExecArgv() }))
   } catch (e) {
     report(`failed (${(e as Error).message}): indexing on the calling thread`)
     return undefined
@@ -72,6 +96,11 @@ export function startWorker(): Worker | undefined {
 /** Run one job on a worker; `onMessage` sees progress. Resolves when the worker says done. */
 export function runJob(worker: Worker, job: WorkerJob, onMessage: (m: WorkerMessage) => void): Promise<void> {
   return new Promise((resolve, reject) => {
+    const before = early.get(worker)
+    if (before?.error || before?.exitCode !== undefined) {
+      reject(before.error ?? new Error(`the indexing worker stopped (exit code ${before.exitCode})`))
+      return
+    }
     const onMsg = (m: WorkerMessage): void => {
       if (m.type === 'done') finish()
       else if (m.type === 'failed') finish(new Error(m.message))

@@ -379,7 +379,11 @@ export async function readOpenHandsV1(ref: StoreRef, _ctx: ReadContext): Promise
   if (state) {
     if (str(state.id)) session.metadata.conversationId = state.id
     const model = str(obj(obj(state.agent)?.llm)?.model)
-    if (model) session.model = model
+    if (model) {
+      session.model = model
+      // The events name no model; the conversation's one LLM answered every assistant turn.
+      for (const n of session.nodes) if (n.role === 'assistant' && n.model === undefined) n.model = model
+    }
     const wd = str(obj(state.workspace)?.working_dir)
     if (wd) session.workingDirectory = wd
     if (str(state.execution_status)) session.metadata.executionStatus = state.execution_status

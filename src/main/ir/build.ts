@@ -100,6 +100,23 @@ export function addUsage(a: Usage | undefined, b: Usage | undefined): Usage | un
 }
 
 /**
+ * For a store that records token usage only per session (Factory Droid's `<id>.settings.json`
+ * `tokenUsage`, Crush's `sessions.prompt_tokens`/`completion_tokens`/`cost`): when no node holds
+ * usage, the session's totals go on its last assistant node, so the usage report (one row per
+ * message with usage) counts them; the list's totals stay the same. Returns whether it did.
+ */
+export function sessionUsageOnLastAssistant(session: Session): boolean {
+  if (!session.usage || session.nodes.some((n) => n.usage)) return false
+  for (let i = session.nodes.length - 1; i >= 0; i--) {
+    const n = session.nodes[i]!
+    if (n.role !== 'assistant') continue
+    n.usage = { ...session.usage }
+    return true
+  }
+  return false
+}
+
+/**
  * Fill session-level fields derivable from the nodes when the store did not record them:
  * `createdAt`/`lastActivityAt` from message times, `model` from the first assistant model,
  * `title` from the first user prompt; then pair tool calls. A streaming reader, whose `nodes` are

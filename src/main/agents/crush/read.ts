@@ -27,7 +27,7 @@
  */
 import { SepiaError } from '../../../shared/api'
 import type { ContentBlock, MessageNode, Session, ToolCall, Usage } from '../../../shared/ir'
-import { addDiagnostic, finishSession, newSession } from '../../ir/build'
+import { addDiagnostic, finishSession, newSession, sessionUsageOnLastAssistant } from '../../ir/build'
 import { toolKind } from '../../ir/toolkind'
 import type { ReadContext, StoreRef } from '../types'
 import { type CrushMessageRow, type CrushSessionRow, childSessionIds, crushMs, fileRows, messageRows, withCrushDb } from './db'
@@ -232,5 +232,6 @@ export async function readCrushSession(ref: StoreRef, _ctx: ReadContext): Promis
     }
     for (const a of after) push(a)
   }
+  sessionUsageOnLastAssistant(session)
   return finishSession(session)
 }

@@ -27,7 +27,7 @@
 import { readFile } from 'node:fs/promises'
 import { SepiaError } from '../../../shared/api'
 import type { ContentBlock, MessageNode, ToolCall, Session, Usage } from '../../../shared/ir'
-import { addDiagnostic, finishSession, newSession } from '../../ir/build'
+import { addDiagnostic, finishSession, newSession, sessionUsageOnLastAssistant } from '../../ir/build'
 import { toolKind } from '../../ir/toolkind'
 import { forEachLine } from '../../util/lines'
 import type { ReadContext, StoreRef } from '../types'
@@ -286,5 +286,6 @@ export async function readDroidSession(ref: StoreRef, _ctx: ReadContext): Promis
       addDiagnostic(session, { severity: 'warning', path: settingsPath, line: 1, message: `settings file cannot be read as JSON (${(e as Error).message}); ignored` })
     }
   }
+  sessionUsageOnLastAssistant(session)
   return finishSession(session)
 }

@@ -234,5 +234,9 @@ export async function readContinueShapedSession(ref: StoreRef, _ctx: ReadContext
     const summary = str(obj(it)?.conversationSummary)
     if (summary) session.metadata.conversationSummary = { historyIndex: i, text: summary }
   }
-  return finishSession(session)
+  finishSession(session)
+  // No index entry (a session the CLI has not listed in sessions.json yet, e.g. one Sepia wrote) and
+  // no turn time: the file's modification time is when it was last saved.
+  if (session.createdAt === undefined && session.lastActivityAt === undefined && ref.mtimeMs > 0) session.lastActivityAt = ref.mtimeMs
+  return session
 }

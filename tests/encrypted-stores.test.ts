@@ -63,6 +63,16 @@ describe('encrypted chat stores (Windsurf, Trae)', () => {
     expect(doctor.out).not.toContain('cannot read yet')
   })
 
+  it('sepia show of an encrypted chat\'s id says it is encrypted; an id under another agent than --agent names that agent', async () => {
+    const id = readdirSync(CASCADE).find((n) => n.endsWith('.pb'))!.replace(/\.pb$/, '')
+    const show = await runCli('show', id, '--home', WINDSURF)
+    expect(show.code).not.toBe(0)
+    expect(show.err).toContain('Windsurf keeps its chats encrypted; Sepia can list them but not read them.')
+    const other = await runCli('show', 'local-conv-1', '--agent', 'droid', '--home', join(REPO_ROOT, 'fixtures', 'real', 'letta-code', 'home'))
+    expect(other.code).not.toBe(0)
+    expect(other.err).toContain('"local-conv-1" is a Letta Code session, not Factory Droid')
+  })
+
   it("the report's sentence names a store with no reader apart from an encrypted one", () => {
     const totals = { sessions: 0, records: 0, recordsSkipped: 0, filesRead: 0, skippedFiles: 0, partialSessions: 0, toolCallsWithoutResult: 0 }
     const homes = [{ unreadStores: [{ agentName: 'Zork', paths: ['/h/.zork/db'], count: 1 }, { agentName: 'Windsurf', reason: 'encrypted', paths: ['/h/a.pb'], count: 1 }] }]

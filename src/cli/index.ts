@@ -46,7 +46,7 @@ import { CONVERT_USAGE, runConvert, wrapList } from './convert'
 import { DOCTOR_USAGE, runDoctor } from './doctor'
 import { ARCHIVE_USAGE, runArchive, runPutBack } from './archive'
 import { MOVE_USAGE, runMoveCommand } from './move'
-import { AGENTS } from '../main/agents/registry'
+import { AGENTS, agentById } from '../main/agents/registry'
 import { projectKey } from '../shared/project-key'
 import { findUnreadStores, unreadSentence, unreadStoreLine } from '../main/health/unread'
 import { runPush, TEAM_USAGE } from './team'
@@ -185,7 +185,16 @@ export async function main(argv: string[], out: NodeJS.WritableStream = process.
         const matches = lib.sessions.filter((s) => (s.id === id || s.id.startsWith(id)) && (!values.agent || s.agent === values.agent))
         const exact = matches.filter((s) => s.id === id)
         const pick = exact.length > 0 ? exact : matches
-        if (pick.length === 0) throw sessionNotFound(id, lib.homes.map((h) => h.path), values.home)
+        if (pick.length === 0) {
+          // The id is there under another agent than --agent names: say which.
+          const other = values.agent ? lib.sessions.find((s) => s.id === id || s.id.startsWith(id)) : undefined
+          if (other) throw new SepiaError({ code: 'SESSION_NOT_FOUND', message: `"${id}" is a ${agentById(other.agent).displayName} session, not ${agentById(values.agent!).displayName}: leave out --agent or use --agent ${other.agent}.` })
+          // The id names a file of a store Sepia lists but cannot read (Windsurf, Trae keep their chats encrypted).
+          const stores = (await Promise.all(api.library.openHomes.map((h) => findUnreadStores(h.layout)))).flat()
+          const locked = stores.find((u) => u.paths.some((p) => p.includes(id)))
+          if (locked) throw new SepiaError({ code: 'SESSION_NOT_FOUND', message: unreadStoreLine(locked) })
+          throw sessionNotFound(id, lib.homes.map((h) => h.path), values.home)
+        }
         if (pick.length > 1) {
           const names = pick.slice(0, 10).map((s) => `  ${s.agent}  ${s.id}  ${s.title ?? ''}`.trimEnd())
           throw new SepiaError({ code: 'BAD_ARGUMENT', message: safeText(`"${id}" matches ${pick.length} sessions; give more of the id or --agent:\n${names.join('\n')}${pick.length > 10 ? '\n  …' : ''}`) })

@@ -27,7 +27,7 @@
 import { readFile } from 'node:fs/promises'
 import { SepiaError } from '../../../shared/api'
 import type { ContentBlock, MessageNode, ToolCall, Session, Usage } from '../../../shared/ir'
-import { addDiagnostic, finishSession, newSession, sessionUsageOnLastAssistant } from '../../ir/build'
+import { addDiagnostic, finishSession, jsonLineObject, newSession, sessionUsageOnLastAssistant } from '../../ir/build'
 import { toolKind } from '../../ir/toolkind'
 import { forEachLine } from '../../util/lines'
 import type { ReadContext, StoreRef } from '../types'
@@ -111,18 +111,8 @@ export async function readDroidSession(ref: StoreRef, _ctx: ReadContext): Promis
   }
 
   const take = (raw: string, lineNo: number): void => {
-    if (raw.trim() === '') return
-    let e: Json | undefined
-    try {
-      e = obj(JSON.parse(raw))
-    } catch {
-      addDiagnostic(session, { severity: 'warning', path, line: lineNo, message: 'line is not JSON (cut short?); skipped' })
-      return
-    }
-    if (!e) {
-      addDiagnostic(session, { severity: 'warning', path, line: lineNo, message: 'line is not a JSON object; skipped' })
-      return
-    }
+    const e = jsonLineObject(session, path, raw, lineNo)
+    if (!e) return
     const type = str(e.type) ?? '(no type)'
     const at = timeOf(e.timestamp)
     const nodeId = str(e.id) ?? `line-${lineNo}`

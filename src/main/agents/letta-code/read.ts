@@ -37,7 +37,7 @@
 import { readFile } from 'node:fs/promises'
 import { SepiaError } from '../../../shared/api'
 import type { ContentBlock, MessageNode, Session, ToolCall, Usage } from '../../../shared/ir'
-import { addDiagnostic, finishSession, newSession } from '../../ir/build'
+import { addDiagnostic, finishSession, jsonLineObject, newSession } from '../../ir/build'
 import { toolKind } from '../../ir/toolkind'
 import { pathApiFor } from '../../platform'
 import { forEachLine } from '../../util/lines'
@@ -283,18 +283,8 @@ export async function readLettaConversation(ref: StoreRef, _ctx: ReadContext): P
   }
 
   const take = (raw: string, lineNo: number): void => {
-    if (raw.trim() === '') return
-    let e: Json | undefined
-    try {
-      e = obj(JSON.parse(raw))
-    } catch {
-      addDiagnostic(session, { severity: 'warning', path, line: lineNo, message: 'line is not JSON (cut short?); skipped' })
-      return
-    }
-    if (!e) {
-      addDiagnostic(session, { severity: 'warning', path, line: lineNo, message: 'line is not a JSON object; skipped' })
-      return
-    }
+    const e = jsonLineObject(session, path, raw, lineNo)
+    if (!e) return
     if (legacy === undefined) legacy = e.type !== 'session' && typeof e.role === 'string'
     if (legacy) {
       takeMessage(e, lineNo, `line-${lineNo}`, undefined)

@@ -4,8 +4,10 @@
  */
 import { SepiaError } from '../shared/api'
 import type { ArchiveStatus } from '../shared/archive'
-import { isAgentId } from '../shared/ir'
+import { AGENT_IDS, isAgentId } from '../shared/ir'
 import type { SepiaService } from '../main/api'
+import { AGENTS } from '../main/agents/registry'
+import { unknownAgentError } from './agent-arg'
 import { safeText, sessionNotFound } from './terminal'
 
 /** Usage lines of the commands. */
@@ -71,7 +73,7 @@ export async function runPutBack(api: SepiaService, rest: string[], o: { json: b
     err.write(`sepia put-back needs a session id.\n\n${ARCHIVE_USAGE}`)
     return 2
   }
-  if (o.agent !== undefined && !isAgentId(o.agent)) throw new SepiaError({ code: 'UNKNOWN_AGENT', message: `"${o.agent}" is not an agent id.` })
+  if (o.agent !== undefined && !isAgentId(o.agent)) throw unknownAgentError(o.agent, AGENT_IDS, AGENTS, 'reads')
   const lib = await api.getLibrary()
   const pick = lib.sessions.filter((s) => s.id === id && (o.agent === undefined || s.agent === o.agent))
   if (pick.length === 0) throw sessionNotFound(id, lib.homes.map((h) => h.path), o.homes)

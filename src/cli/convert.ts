@@ -17,6 +17,7 @@ import type { SepiaService } from '../main/api'
 import { AGENTS } from '../main/agents/registry'
 import { oneLine } from '../main/ir/build'
 import { sessionNotFound } from './terminal'
+import { unknownAgentError } from './agent-arg'
 
 /** Ids of the agents Sepia can write a session into (`capabilities.canWrite` in the registry, src/main/agents/registry.ts). */
 export const CONVERT_TARGETS: readonly AgentId[] = AGENTS.filter((a) => a.capabilities.canWrite && a.write !== undefined).map((a) => a.id)
@@ -115,7 +116,7 @@ export async function runConvert(api: SepiaService, args: string[], o: ConvertCl
     err.write(`sepia convert needs a session id and --to <agent>.\n\n${CONVERT_USAGE}`)
     return 2
   }
-  if (!isAgentId(o.to)) throw new SepiaError({ code: 'UNKNOWN_AGENT', message: `"${o.to}" is not an agent Sepia knows. Sepia writes: ${CONVERT_TARGETS.join(', ')}.` })
+  if (!isAgentId(o.to)) throw unknownAgentError(o.to, CONVERT_TARGETS, AGENTS, 'writes')
   const lib = await api.getLibrary()
   if (lib.index?.error) err.write(`warning: ${lib.index.error}. The session list may be out of date; converting anyway.\n`)
   const matches = lib.sessions.filter((s) => (s.id === id || s.id.startsWith(id)) && (!o.agent || s.agent === o.agent))

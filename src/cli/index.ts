@@ -35,6 +35,7 @@ import { createApi } from '../main/api'
 import { processContext } from '../main/host'
 import { sessionToMarkdown } from '../main/export/markdown'
 import { runServe } from './serve'
+import { unknownAgentError } from './agent-arg'
 import { safeText, sessionNotFound, writeDiagnostics } from './terminal'
 import { AGENT_IDS, isAgentId } from '../shared/ir'
 import { EXPORT_USAGE, runCollect, runExport, type ExportCliOptions } from './export'
@@ -180,7 +181,7 @@ export async function main(argv: string[], out: NodeJS.WritableStream = process.
           err.write(`sepia show needs a session id.\n\n${USAGE}`)
           return 2
         }
-        if (values.agent && !isAgentId(values.agent)) throw new SepiaError({ code: 'UNKNOWN_AGENT', message: `"${values.agent}" is not an agent id. Known ids: ${AGENT_IDS.join(', ')}.` })
+        if (values.agent && !isAgentId(values.agent)) throw unknownAgentError(values.agent, AGENT_IDS, AGENTS, 'reads')
         const lib = await api.getLibrary()
         const matches = lib.sessions.filter((s) => (s.id === id || s.id.startsWith(id)) && (!values.agent || s.agent === values.agent))
         const exact = matches.filter((s) => s.id === id)

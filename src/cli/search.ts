@@ -5,8 +5,10 @@
  */
 import { SepiaError } from '../shared/api'
 import type { SearchFilters, SearchResult } from '../shared/catalog'
-import { isAgentId, type Role } from '../shared/ir'
+import { AGENT_IDS, isAgentId, type Role } from '../shared/ir'
 import type { SepiaService } from '../main/api'
+import { AGENTS } from '../main/agents/registry'
+import { unknownAgentError } from './agent-arg'
 
 /** Usage lines of the search and usage commands (for the CLI's help). */
 export const SEARCH_USAGE = `  sepia search <query> [--agent ID] [--project DIR] [--since DATE] [--until DATE]
@@ -56,7 +58,7 @@ export async function runSearch(api: SepiaService, query: string | undefined, o:
   if (!query) throw new SepiaError({ code: 'BAD_ARGUMENT', message: 'sepia search needs something to look for, e.g. sepia search "parseLine".' })
   const filters: SearchFilters = {}
   if (o.agent !== undefined) {
-    if (!isAgentId(o.agent)) throw new SepiaError({ code: 'UNKNOWN_AGENT', message: `"${o.agent}" is not an agent Sepia knows.` })
+    if (!isAgentId(o.agent)) throw unknownAgentError(o.agent, AGENT_IDS, AGENTS, 'reads')
     filters.agent = o.agent
   }
   if (o.project !== undefined) filters.project = o.project

@@ -5,9 +5,11 @@
  * one line per row (time, session, turn type, tool, text cut to one line, recovered source).
  */
 import { SepiaError } from '../shared/api'
-import { isAgentId } from '../shared/ir'
+import { AGENT_IDS, isAgentId } from '../shared/ir'
 import type { TimelineFilter, TimelineRow } from '../shared/timeline'
 import type { SepiaService } from '../main/api'
+import { AGENTS } from '../main/agents/registry'
+import { unknownAgentError } from './agent-arg'
 import { MAX_PAGE } from '../main/timeline/service'
 
 /** Usage lines of the command. */
@@ -34,7 +36,7 @@ export async function runTimeline(api: SepiaService, o: TimelineCliOptions, out:
   }
   const filter: TimelineFilter = {}
   if (o.agent !== undefined) {
-    if (!isAgentId(o.agent)) throw new SepiaError({ code: 'UNKNOWN_AGENT', message: `"${o.agent}" is not an agent Sepia knows.` })
+    if (!isAgentId(o.agent)) throw unknownAgentError(o.agent, AGENT_IDS, AGENTS, 'reads')
     filter.agent = o.agent
   }
   if (o.session !== undefined) filter.sessionId = o.session

@@ -6,8 +6,10 @@
  */
 import { SepiaError } from '../shared/api'
 import type { UsageGroupBy, UsageQuery, UsageReport } from '../shared/catalog'
-import { isAgentId } from '../shared/ir'
+import { AGENT_IDS, isAgentId } from '../shared/ir'
 import type { SepiaService } from '../main/api'
+import { AGENTS } from '../main/agents/registry'
+import { unknownAgentError } from './agent-arg'
 import { localTimeZone } from '../main/usage/zone'
 import { usageCsv } from '../main/usage/aggregate'
 import { dateOption } from './search'
@@ -52,7 +54,7 @@ export async function runUsage(api: SepiaService, o: UsageCliOptions, out: NodeJ
   const by = (o.by ?? 'day') as UsageGroupBy
   const query: UsageQuery = { by, timeZone: o.tz ?? localTimeZone() }
   if (o.agent !== undefined) {
-    if (!isAgentId(o.agent)) throw new SepiaError({ code: 'UNKNOWN_AGENT', message: `"${o.agent}" is not an agent Sepia knows.` })
+    if (!isAgentId(o.agent)) throw unknownAgentError(o.agent, AGENT_IDS, AGENTS, 'reads')
     query.agent = o.agent
   }
   if (o.project !== undefined) query.project = o.project

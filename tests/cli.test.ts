@@ -106,6 +106,18 @@ describe('sepia CLI', () => {
     expect(bad.err).toContain('"nosuch" is not an agent id')
   })
 
+  it("prints a Crush sub-agent's id ('<msg>$$<call>') quoted, so it pastes into a shell", async () => {
+    const home = join(ROOT, 'fixtures/built/crush/home')
+    const r = await run('list', '--home', home)
+    expect(r.code).toBe(0)
+    const id = 'c1a2b3c4-0005-4000-8000-000000000005$$call_agent_01'
+    if (process.platform !== 'win32') expect(r.out).toContain(`└ '${id}'  `)
+    expect(r.out).toContain('3f0c9a52-7d1e-4b8a-9c2f-1a6e5d4b3c21  ') // a plain id stays as it is
+    const shown = await run('show', id, '--home', home) // what the shell passes for the quoted id
+    expect(shown.code).toBe(0)
+    expect(shown.out).toContain('Find every shell script')
+  })
+
   it('takes a relative --home from the working directory', async () => {
     const prev = process.cwd()
     process.chdir(ROOT)

@@ -36,7 +36,7 @@ import { processContext } from '../main/host'
 import { sessionToMarkdown } from '../main/export/markdown'
 import { runServe } from './serve'
 import { unknownAgentError } from './agent-arg'
-import { safeText, sessionNotFound, writeDiagnostics } from './terminal'
+import { pasteableId, safeText, sessionNotFound, writeDiagnostics } from './terminal'
 import { AGENT_IDS, isAgentId } from '../shared/ir'
 import { EXPORT_USAGE, runCollect, runExport, type ExportCliOptions } from './export'
 import { CHECKPOINT_USAGE, runCheckpointCommand } from './checkpoints'
@@ -197,7 +197,7 @@ export async function main(argv: string[], out: NodeJS.WritableStream = process.
           throw sessionNotFound(id, lib.homes.map((h) => h.path), values.home)
         }
         if (pick.length > 1) {
-          const names = pick.slice(0, 10).map((s) => `  ${s.agent}  ${s.id}  ${s.title ?? ''}`.trimEnd())
+          const names = pick.slice(0, 10).map((s) => `  ${s.agent}  ${pasteableId(s.id)}  ${s.title ?? ''}`.trimEnd())
           throw new SepiaError({ code: 'BAD_ARGUMENT', message: safeText(`"${id}" matches ${pick.length} sessions; give more of the id or --agent:\n${names.join('\n')}${pick.length > 10 ? '\n  …' : ''}`) })
         }
         const session = await api.getSession(pick[0]!.agent, pick[0]!.id)
@@ -309,7 +309,7 @@ function formatList(all: SessionSummary[], homes: string[], showHidden: boolean,
       for (const s of ps) {
         const when = s.createdAt !== undefined ? new Date(s.createdAt).toISOString().replace('T', ' ').slice(0, 16) : '                '
         const indent = s.parentSessionId ? '      └ ' : '    '
-        lines.push(`${indent}${s.id}  ${when}  ${String(s.messageCount).padStart(3)} msgs  ${s.model ?? ''}  ${s.title ?? ''}${s.hidden ? '  (hidden)' : ''}`.trimEnd())
+        lines.push(`${indent}${pasteableId(s.id)}  ${when}  ${String(s.messageCount).padStart(3)} msgs  ${s.model ?? ''}  ${s.title ?? ''}${s.hidden ? '  (hidden)' : ''}`.trimEnd())
       }
     }
   }

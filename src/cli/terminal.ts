@@ -5,7 +5,7 @@
  */
 import type { Diagnostic } from '../shared/ir'
 import { SepiaError } from '../shared/api'
-import { shellQuote } from '../shared/convert'
+import { quoteArg, shellQuote } from '../shared/convert'
 
 // C0 controls except \t (09) and \n (0a), DEL, and C1 controls.
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g
@@ -41,4 +41,13 @@ export function listCommand(homes: readonly string[] = []): string {
  */
 export function sessionNotFound(id: string, searched: readonly string[], homes: readonly string[] = []): SepiaError {
   return new SepiaError({ code: 'SESSION_NOT_FOUND', message: `No session "${id}" in ${searched.join(', ')}. Run "${listCommand(homes)}" to see the ids.` })
+}
+
+/**
+ * A session id as the plain `sepia list` prints it, ready to paste after `sepia show`: quoted for
+ * this machine's shell when it holds characters a shell expands (Crush's sub-agent sessions are
+ * `<message id>$$<tool call id>`, internal/agent/agent_tool.go; an unquoted `$$` is the shell's PID).
+ */
+export function pasteableId(id: string): string {
+  return quoteArg(id, process.platform === 'win32' ? 'win32' : 'linux')
 }

@@ -230,6 +230,7 @@ export async function readContinueShapedSession(ref: StoreRef, _ctx: ReadContext
   // A failed call's result is an error (its tool item does not say so itself).
   const failed = new Set(session.nodes.flatMap((n) => n.toolCalls ?? []).filter((c) => c.status === 'failed').map((c) => c.id))
   for (const n of session.nodes) if (n.role === 'tool' && n.toolCallId && failed.has(n.toolCallId)) n.isError = true
+  markForkedCopy(session, usage)
   for (const [i, it] of data.history.entries()) {
     const summary = str(obj(it)?.conversationSummary)
     if (summary) session.metadata.conversationSummary = { historyIndex: i, text: summary }
@@ -239,4 +240,45 @@ export async function readContinueShapedSession(ref: StoreRef, _ctx: ReadContext
   // no turn time: the file's modification time is when it was last saved.
   if (session.createdAt === undefined && session.lastActivityAt === undefined && ref.mtimeMs > 0) session.lastActivityAt = ref.mtimeMs
   return session
+}
+
+/**
+ * A fork (`cn --fork <id>`) starts its `history` with a copy of the forked session's items, each
+ * with its message's usage, while the file's session-level `usage` counts only the fork's own
+ * turns (fixtures/real/continue: the fork's `usage.promptTokens` 2,443 is the sum over its last
+ * two assistant items; the ten copied ones sum to the parent's 6,140). The file names no parent, so
+ * the copy is found from the totals: when the assistant items' usage adds up to more than the
+ * session's, the shortest run of trailing items whose prompt and completion tokens add up to the
+ * session's exactly is the fork's own; every node before it is marked `metadata.replayed` (as Codex's
+ * copied history is) and loses its usage, so a fork is not counted twice. Nothing is changed when
+ * no run matches exactly (the usage is then as recorded).
+ */
+function markForkedCopy(session: Session, usage: Json | undefined): void {
+  const wantIn = num(usage?.promptTokens)
+  const wantOut = num(usage?.completionTokens)
+  if (wantIn === undefined || wantOut === undefined) return
+  const withUsage = session.nodes.filter((n) => n.role === 'assistant' && n.usage)
+  let allIn = 0
+  for (const n of withUsage) allIn += n.usage!.inputTokens ?? 0
+  if (allIn <= wantIn) return
+  let inSum = 0
+  let outSum = 0
+  for (let k = withUsage.length - 1; k >= 0; k--) {
+    inSum += withUsage[k]!.usage!.inputTokens ?? 0
+    outSum += withUsage[k]!.usage!.outputTokens ?? 0
+    if (inSum > wantIn) return
+    if (inSum === wantIn && outSum === wantOut) {
+      const firstOwn = session.nodes.indexOf(withUsage[k]!)
+      // The fork's own turn starts at the user prompt before its first own answer.
+      let start = firstOwn
+      while (start > 0 && session.nodes[start - 1]!.role !== 'user') start--
+      if (start > 0) start--
+      for (const n of session.nodes.slice(0, start)) {
+        delete n.usage
+        n.metadata = { ...n.metadata, replayed: true }
+      }
+      session.metadata.replayedNodes = start
+      return
+    }
+  }
 }

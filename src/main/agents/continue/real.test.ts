@@ -56,8 +56,12 @@ describe('continue: real CLI store (cn 1.5.47)', () => {
       expect(s.nodes.filter((n) => n.role === 'tool').map((n) => n.content)).toEqual(t.results)
       expect(s.nodes.flatMap((n) => n.toolCalls ?? []).filter((c) => c.status === 'failed')).toHaveLength(t.failed)
       expect(s.nodes.filter((n) => n.role === 'tool' && n.isError)).toHaveLength(t.failed)
-      expect(s.nodes.reduce((a, n) => a + (n.usage?.outputTokens ?? 0), 0)).toBe(t.output)
-      expect(s.nodes.reduce((a, n) => a + (n.usage?.inputTokens ?? 0), 0)).toBe(t.input)
+      // The file's own session total (`usage`) counts a fork's own turns only; a session that is
+      // not a fork has per-item usage adding up to it.
+      expect(s.nodes.reduce((a, n) => a + (n.usage?.outputTokens ?? 0), 0)).toBe(raw.usage.completionTokens)
+      expect(s.nodes.reduce((a, n) => a + (n.usage?.inputTokens ?? 0), 0)).toBe(raw.usage.promptTokens)
+      if (!t.prompts.some((p) => p.startsWith('[fork]'))) expect([t.input, t.output]).toEqual([raw.usage.promptTokens, raw.usage.completionTokens])
+      else expect(t.input).toBeGreaterThan(raw.usage.promptTokens) // the copied items keep their usage in the file
       expect(s.workingDirectory).toBe(raw.workspaceDirectory)
       expect(s.createdAt).toBe(Number(index.find((e) => e.sessionId === raw.sessionId)!.dateCreated))
       // "Untitled Session" is the CLI's default title: Sepia shows the first prompt instead.
@@ -84,6 +88,20 @@ describe('continue: real CLI store (cn 1.5.47)', () => {
     const rawFork = raw.find((x) => x.sessionId === fork[0]!.id)!
     const last = (rawFork.history as Rec[]).filter((x) => x.toolCallStates?.length).at(-1)!
     expect(fork[0]!.nodes.flatMap((n) => n.toolCalls ?? []).slice(-2).map((c) => c.name)).toEqual(last.toolCallStates.map((st: Rec) => st.toolCall.function.name))
+    // The fork's copy of the first session is marked replayed, up to its own '[fork]' prompt.
+    const own = fork[0]!.nodes.findIndex((n) => n.role === 'user' && n.content.startsWith('[fork]'))
+    expect(fork[0]!.nodes.slice(0, own).every((n) => n.metadata?.replayed === true && n.usage === undefined)).toBe(true)
+    expect(fork[0]!.nodes.slice(own).some((n) => n.metadata?.replayed)).toBe(false)
+    expect(fork[0]!.metadata.replayedNodes).toBe(own)
+  })
+
+  it("sepia usage counts a fork once: the copied turns are the parent session's", async () => {
+    const r = await runCli('usage', '--by', 'session', '--json', '--home', HOME)
+    expect(r.code).toBe(0)
+    const rawIn = files().map(load).reduce((a, x) => a + x.usage.promptTokens, 0)
+    const rawOut = files().map(load).reduce((a, x) => a + x.usage.completionTokens, 0)
+    const rep = JSON.parse(r.out) as { totals: { inputTokens: number; outputTokens: number } }
+    expect([rep.totals.inputTokens, rep.totals.outputTokens]).toEqual([rawIn, rawOut])
   })
 
   it('sepia list --home shows the three Continue sessions', async () => {

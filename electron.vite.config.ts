@@ -2,13 +2,18 @@ import { resolve } from 'node:path'
 import { defineConfig } from 'electron-vite'
 import vue from '@vitejs/plugin-vue'
 import { secretsSourceHash } from './src/main/catalog/summary-mask'
+import { readersSourceHash } from './src/main/catalog/reader-key'
 
 // Three processes, three builds (electron-vite). The renderer build is also what browser mode
 // serves over loopback HTTP, so it must work from any origin path (base './').
 export default defineConfig({
   main: {
     // The masked summaries the catalog keeps are valid for this masking code only (src/main/catalog/summary-mask.ts).
-    define: { __SEPIA_SECRETS_HASH__: JSON.stringify(secretsSourceHash(resolve(__dirname, 'src/main/secrets'))) },
+    // The catalog's rows are readings of this reading code (src/main/catalog/reader-key.ts): other code reads them again.
+    define: {
+      __SEPIA_SECRETS_HASH__: JSON.stringify(secretsSourceHash(resolve(__dirname, 'src/main/secrets'))),
+      __SEPIA_READERS_HASH__: JSON.stringify(readersSourceHash(resolve(__dirname, 'src'))),
+    },
     build: {
       rollupOptions: {
         // The catalog's indexing worker (worker_threads) is an entry of its own: out/main/catalog-worker.js.

@@ -40,6 +40,7 @@ import Database from 'better-sqlite3'
 import { chmodSync, existsSync, mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { ftsText } from '../search/cjk'
+import { staleReadsOnReaderChange } from './reader-key'
 
 /**
  * Version of the catalog's schema; a catalog with another version is emptied and rebuilt. 6: the
@@ -224,7 +225,8 @@ export function privateDir(dir: string): void {
  * start over on `SQLITE_BUSY_SNAPSHOT` ({@link retryingTransactions}; several processes —
  * the app, a CLI, workers — may share one catalog) and creates or upgrades the schema: a catalog
  * of another {@link SCHEMA_VERSION} is emptied (it is a cache); adds the search indexes when
- * missing. Throws the SQLite error when the
+ * missing; makes every row stale when the catalog was filled by other reading code
+ * ({@link staleReadsOnReaderChange}, reader-key.ts). Throws the SQLite error when the
  * file cannot be opened or is not a database.
  */
 export function openCatalog(path: string): Database.Database {
@@ -249,6 +251,7 @@ export function openCatalog(path: string): Database.Database {
       }).immediate()
     }
     db.exec(INDEXES)
+    staleReadsOnReaderChange(db)
   } catch (e) {
     db.close()
     throw e

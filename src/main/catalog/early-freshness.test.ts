@@ -168,12 +168,13 @@ describe('early freshness check', () => {
 
   it('starts for the commands that refresh first, with a catalog that exists, for the --home folders', async () => {
     expect(EARLY_CATALOG_FILE).toBe(CATALOG_FILE)
-    const env = { ...process.env, SEPIA_DATA_DIR: join(dir, 'data') }
+    const env = { ...process.env, SEPIA_DATA_DIR: join(dir, 'data'), SEPIA_EARLY_FRESHNESS: '1' }
     expect(startEarlyFreshness(['search', 'x', '--home', home], env)).toBe(false) // no catalog yet
     await list()
     resetEarlyFreshness() // a new process
     expect(startEarlyFreshness(['--version'], env)).toBe(false)
     expect(startEarlyFreshness(['serve', '--home', home], env)).toBe(false)
+    expect(startEarlyFreshness(['search', 'x', '--home', home], { ...env, SEPIA_EARLY_FRESHNESS: '0' })).toBe(false) // turned off
     expect(startEarlyFreshness(['search', 'x', '--home', home], env)).toBe(true)
     const second = await list()
     expect(second.discoveries.size).toBe(0)

@@ -25,7 +25,7 @@
  */
 import { existsSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { homedir } from 'node:os'
+import { availableParallelism, homedir, loadavg } from 'node:os'
 import { join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
@@ -110,16 +110,33 @@ let lastReport: { used: string[]; ignored: string[] } = { used: [], ignored: [] 
 /**
  * Start the early check for a CLI command line (`argv` without node and script): only for
  * {@link EARLY_COMMANDS} as the first argument, and a catalog file that exists. Homes are the
- * `--home` values (from the working directory, as `processContext` takes them), else the own home.
+ * `--home` values (from the working directory, as `processContext` takes them), else the own home;
+ * and only when a core is likely free ({@link coreLikelyFree}).
  */
 export function startEarlyFreshness(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): boolean {
   if (!EARLY_COMMANDS.has(argv[0] ?? '')) return false
+  if (!coreLikelyFree(env)) return false
   const platform = process.platform === 'win32' ? 'win32' : process.platform === 'darwin' ? 'darwin' : 'linux'
   const own = resolveHome(env, homedir)
   const dbPath = join(defaultAppDataDir(platform, env, own), EARLY_CATALOG_FILE)
   if (!existsSync(dbPath)) return false
   const given = homesFromArgv(argv)
   return startEarlyCheck(dbPath, given.length > 0 ? given.map((h) => resolve(h)) : [own])
+}
+
+/**
+ * The worker only pays when a core would otherwise be idle while this thread loads its modules: it
+ * costs ~0.05-0.1 s of CPU of its own (a worker's start, its modules, reading the snapshots), and
+ * on a machine whose cores are busy that CPU is taken from this thread (measured: a warm search
+ * 0.1-0.2 s slower at a load of 3 on 2 cores; BENCHMARKS.md "Warm CLI, session 8"). So it starts
+ * when the 1-minute load average leaves a core free (Windows reports none: there it starts).
+ * `SEPIA_EARLY_FRESHNESS=1` always starts it, `=0` never does.
+ */
+export function coreLikelyFree(env: NodeJS.ProcessEnv = process.env): boolean {
+  const force = env['SEPIA_EARLY_FRESHNESS']
+  if (force === '1') return true
+  if (force === '0') return false
+  return loadavg()[0]! <= availableParallelism() - 1
 }
 
 /** Start the worker (once per process; `workerFile` replaces the built or source worker, for tests). */

@@ -303,9 +303,11 @@ export class Refresher {
         const out: Found = { problems: [], toRead: [], toRemove: [], toMark: [], toArchive: [], orphans: [], touched: false }
         return { agent, deps, text, out }
       })
-      // With the early check, the agents it may answer for come last: the others are discovered while its worker stats.
-      const waits = (p: (typeof plans)[number]): boolean => earlyCheck !== undefined && !!p.text
-      for (const p of plans) if (!waits(p)) await visit(p.agent, p.deps, p.text, p.out)
+      // The agents without a snapshot to check are discovered at once (each discovery mostly waits on
+      // the file system, and none depends on another's), then the others in turn. With the early
+      // check, those are discovered while its worker stats, and the snapshots it may answer for come last.
+      const waits = (p: (typeof plans)[number]): boolean => !!p.text
+      await Promise.all(plans.filter((p) => !waits(p)).map((p) => visit(p.agent, p.deps, p.text, p.out)))
       for (const p of plans) if (waits(p)) await visit(p.agent, p.deps, p.text, p.out)
       for (const { agent, out } of plans) {
         problems.push(...out.problems)

@@ -9,6 +9,18 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const built = join(root, 'out', 'main', 'cli.js')
 
+// The freshness check of the catalog starts on a worker thread first, while the CLI's modules load
+// (src/main/catalog/early-freshness.ts; issue 15). Only the built CLI takes its answers: when the
+// sources run instead (below), they never see this module's answers and check on their own.
+const early = join(root, 'out', 'main', 'early-freshness.js')
+if (existsSync(early)) {
+  try {
+    ;(await import(pathToFileURL(early).href)).startEarlyFreshness(process.argv.slice(2))
+  } catch {
+    // no early check: the refresh checks the snapshots itself
+  }
+}
+
 // Every source file (tests aside: they are not bundled) is stat'ed (an in-place edit changes no folder's mtime); `dir/name` rather than
 // path.join, which normalises each of ~700 paths (issue 15: this check is part of every command's start-up).
 function newest(dir) {

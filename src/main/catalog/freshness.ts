@@ -128,9 +128,48 @@ export function depsKey(deps: FreshnessDeps): string {
 
 /** True when the snapshot was recorded for `deps` and every recorded path still has its recorded signature. */
 export function unchanged(snapshot: FreshnessSnapshot, deps: FreshnessDeps): boolean {
-  if (snapshot.deps !== depsKey(deps)) return false
-  for (const [path, sig] of snapshot.entries) if (signature(path) !== sig) return false
+  return snapshot.deps === depsKey(deps) && entriesUnchanged(snapshot.entries)
+}
+
+/** True when every recorded path still has its recorded signature (the stats of {@link unchanged}). */
+export function entriesUnchanged(entries: readonly (readonly [string, string])[]): boolean {
+  for (const [path, sig] of entries) if (signature(path) !== sig) return false
   return true
+}
+
+/** Entries per claim of {@link checkEntriesShared} (~1-2 ms of stats). */
+const SHARED_CHUNK = 256
+
+/**
+ * Check `entries` together with another thread (`early-freshness.ts`): both claim chunks of
+ * entries from one counter, so each entry is stat'ed once. `shared` holds, at `slot * 3`: the next
+ * entry to claim, the number of entries checked and found unchanged, and 1 once an entry differs
+ * (then both stop). The check is over when the changed flag is set or the count reaches
+ * `entries.length`, whichever thread did the last chunk.
+ */
+export function checkEntriesShared(entries: readonly (readonly [string, string])[], shared: Int32Array, slot: number): void {
+  const base = slot * 3
+  const n = entries.length
+  for (;;) {
+    if (Atomics.load(shared, base + 2) !== 0) return
+    const start = Atomics.add(shared, base, SHARED_CHUNK)
+    if (start >= n) return
+    const end = Math.min(n, start + SHARED_CHUNK)
+    for (let i = start; i < end; i++) {
+      const [path, sig] = entries[i]!
+      if (signature(path) !== sig) {
+        Atomics.store(shared, base + 2, 1)
+        return
+      }
+    }
+    Atomics.add(shared, base + 1, end - start)
+  }
+}
+
+/** The outcome of a {@link checkEntriesShared} check so far: true unchanged, false changed, undefined not finished. */
+export function sharedOutcome(shared: Int32Array, slot: number, count: number): boolean | undefined {
+  if (Atomics.load(shared, slot * 3 + 2) !== 0) return false
+  return Atomics.load(shared, slot * 3 + 1) >= count ? true : undefined
 }
 
 /** Parse a stored snapshot; undefined for anything else (then the agent is discovered). */

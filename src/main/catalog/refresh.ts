@@ -21,7 +21,8 @@ import { runJob, splitBySize, startWorker } from './pool'
 import type { WorkerJob } from './worker'
 import { newWriteTurn, removeStaleSpills, spillPath, writeSpilledRows } from './rows'
 import { ROWS_PENDING_META, stampOf, type CatalogStore } from './store'
-import { depsKey, parseSnapshot, recordDeps, recordFiles, snapshotKey, unchanged, type FreshnessSnapshot } from './freshness'
+import { depsKey, parseSnapshot, recordDeps, recordFiles, snapshotKey, unchanged, type FreshnessDeps, type FreshnessSnapshot } from './freshness'
+import { claimEarlyFreshness, type EarlyFreshness } from './early-freshness'
 
 /** One open home: its layout and whether it is the demo library. */
 export interface OpenHome {
@@ -188,6 +189,16 @@ export class Refresher {
   }
 
   private async runWith(early: (Worker | undefined)[], homes: readonly OpenHome[], agentIds: readonly AgentId[] | undefined, full: boolean, onListed?: () => void): Promise<RefreshResult> {
+    // The first refresh of a CLI process may take the answers of the check started with it; later ones never.
+    const earlyCheck = claimEarlyFreshness()
+    try {
+      return await this.runChecked(earlyCheck, early, homes, agentIds, full, onListed)
+    } finally {
+      earlyCheck?.release()
+    }
+  }
+
+  private async runChecked(earlyCheck: EarlyFreshness | undefined, early: (Worker | undefined)[], homes: readonly OpenHome[], agentIds: readonly AgentId[] | undefined, full: boolean, onListed?: () => void): Promise<RefreshResult> {
     const started = Date.now()
     const st: IndexStatus = { ...idle(), phase: 'discover', running: true, startedAt: started }
     this.current = st
@@ -206,17 +217,34 @@ export class Refresher {
       const covered = this.options.archive?.covers(home) === true
       // Project-folder stores (Aider, Crush) are looked for in the projects other sessions name.
       const discoverCtx: ReadContext = { ...this.ctx, projectFolders: (h) => this.store.projectsOf(h) }
-      for (const agent of agents) {
+      // What each agent adds, kept apart and joined in the agents' order below, whatever order they are visited in.
+      interface Found {
+        problems: Diagnostic[]
+        toRead: StoreRef[]
+        toRemove: number[]
+        toMark: { sid: number; mark: ArchivedMark }[]
+        toArchive: StoreRef[]
+        orphans: { home: string; agent: AgentDefinition; sessionId: string }[]
+        touched: boolean
+      }
+      const visit = async (agent: AgentDefinition, deps: FreshnessDeps | undefined, text: string | undefined, out: Found): Promise<void> => {
         let refs: StoreRef[] = []
         const key = snapshotKey(home.layout.home, agent.id)
-        const deps = agent.freshness?.(home.layout)
-        // A covered home while the archive is on is always discovered: the archive copies what discovery finds.
-        if (deps && !full && (!covered || this.options.archive?.idle?.() === true)) {
-          const snap = parseSnapshot(this.store.getMeta(key))
-          if (snap && unchanged(snap, deps)) {
-            // Nothing this agent's discovery depends on changed: the catalog holds what it would find.
-            problems.push(...snap.diagnostics)
-            continue
+        if (text !== undefined && deps) {
+          // The CLI's check started with the process (early-freshness.ts), for exactly this snapshot text.
+          const pre = text && earlyCheck ? await earlyCheck.answer(key, text) : undefined
+          if (pre) {
+            if (pre.unchanged && pre.deps === depsKey(deps)) {
+              out.problems.push(...pre.diagnostics)
+              return
+            }
+          } else {
+            const snap = parseSnapshot(text)
+            if (snap && unchanged(snap, deps)) {
+              // Nothing this agent's discovery depends on changed: the catalog holds what it would find.
+              out.problems.push(...snap.diagnostics)
+              return
+            }
           }
         }
         // Recorded before discovery: folders, side files and the files of the sessions already listed.
@@ -225,15 +253,15 @@ export class Refresher {
         try {
           const found = await agent.discover(home.layout, discoverCtx)
           refs = found.refs
-          problems.push(...found.diagnostics)
+          out.problems.push(...found.diagnostics)
           if (entries) {
             // New session files: recorded now, before they are read.
             recordFiles(entries, refs.flatMap((r) => r.files))
             snapshots.set(key, { entries, deps: depsKey(deps!), diagnostics: found.diagnostics })
           } else if (deps) snapshots.set(key, { entries: undefined, diagnostics: [] }) // cannot be recorded safely: drop the old one
         } catch (e) {
-          problems.push({ severity: 'error', path: home.layout.home, agent: agent.id, message: `Could not look for ${agent.displayName} sessions: ${errorText(e)}` })
-          continue
+          out.problems.push({ severity: 'error', path: home.layout.home, agent: agent.id, message: `Could not look for ${agent.displayName} sessions: ${errorText(e)}` })
+          return
         }
         const stamps = this.store.stamps(home.layout.home, agent.id)
         const seen = new Set<string>()
@@ -242,10 +270,10 @@ export class Refresher {
           if (covered && this.options.archive!.supersedes({ ...ref, home: home.layout.home })) continue
           seen.add(ref.sessionId)
           const ours: StoreRef = { ...ref, home: home.layout.home }
-          if (covered) toArchive.push(ours)
+          if (covered) out.toArchive.push(ours)
           if (stamps.get(ref.sessionId)?.stamp !== stampOf(ours)) {
-            toRead.push(ours)
-            touched.add(`${home.layout.home}\u0000${agent.id}`)
+            out.toRead.push(ours)
+            out.touched = true
           }
         }
         for (const [id, { sid, stamp }] of stamps) {
@@ -253,20 +281,42 @@ export class Refresher {
             // Gone from the store: kept (marked archived, once) when the archive holds a copy.
             const mark = covered ? this.options.archive!.gone(home.layout.home, agent.id, id) : undefined
             if (mark) {
-              if (!stamp.startsWith(ARCHIVED_STAMP)) toMark.push({ sid, mark })
+              if (!stamp.startsWith(ARCHIVED_STAMP)) out.toMark.push({ sid, mark })
               continue
             }
-            toRemove.push(sid)
-            touched.add(`${home.layout.home}\u0000${agent.id}`)
+            out.toRemove.push(sid)
+            out.touched = true
           }
         }
         if (covered) {
           const known = new Set([...seen, ...stamps.keys()])
           for (const id of this.options.archive!.orphans(home.layout.home, agent.id, known)) {
-            orphans.push({ home: home.layout.home, agent, sessionId: id })
-            touched.add(`${home.layout.home}\u0000${agent.id}`)
+            out.orphans.push({ home: home.layout.home, agent, sessionId: id })
+            out.touched = true
           }
         }
+      }
+      const plans = agents.map((agent) => {
+        const deps = agent.freshness?.(home.layout)
+        // A covered home while the archive is on is always discovered: the archive copies what discovery finds.
+        const text = deps && !full && (!covered || this.options.archive?.idle?.() === true) ? (this.store.getMeta(snapshotKey(home.layout.home, agent.id)) ?? '') : undefined
+        const out: Found = { problems: [], toRead: [], toRemove: [], toMark: [], toArchive: [], orphans: [], touched: false }
+        return { agent, deps, text, out }
+      })
+      // The agents without a snapshot to check are discovered at once (each discovery mostly waits on
+      // the file system, and none depends on another's), then the others in turn. With the early
+      // check, those are discovered while its worker stats, and the snapshots it may answer for come last.
+      const waits = (p: (typeof plans)[number]): boolean => !!p.text
+      await Promise.all(plans.filter((p) => !waits(p)).map((p) => visit(p.agent, p.deps, p.text, p.out)))
+      for (const p of plans) if (waits(p)) await visit(p.agent, p.deps, p.text, p.out)
+      for (const { agent, out } of plans) {
+        problems.push(...out.problems)
+        toRead.push(...out.toRead)
+        toRemove.push(...out.toRemove)
+        toMark.push(...out.toMark)
+        toArchive.push(...out.toArchive)
+        orphans.push(...out.orphans)
+        if (out.touched) touched.add(`${home.layout.home}\u0000${agent.id}`)
       }
     }
     st.phase = 'read'

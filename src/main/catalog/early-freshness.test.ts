@@ -1,0 +1,183 @@
+/**
+ * The CLI's early freshness check (`early-freshness.ts`): a worker started with the process stats
+ * the snapshots' paths while the modules load; the first refresh takes its answer only for the
+ * snapshot text it read itself, and every change made before the check is still seen. Homes are
+ * copies of the real fixture homes (as in `freshness.test.ts`); the worker runs from the sources.
+ */
+import Database from 'better-sqlite3'
+import { appendFileSync, cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { AGENTS } from '../agents/registry'
+import type { AgentDefinition } from '../agents/types'
+import { LibraryService } from '../library'
+import { layoutForHome } from '../platform'
+import { searchCatalog } from '../search/search'
+import { EARLY_CATALOG_FILE, earlyFreshnessReport, resetEarlyFreshness, startEarlyCheck, startEarlyFreshness, whenEarlyDone } from './early-freshness'
+import { snapshotKey, type FreshnessSnapshot } from './freshness'
+import { CATALOG_FILE } from './schema'
+
+const FIXTURES = join(import.meta.dirname, '..', '..', '..', 'fixtures', 'real')
+const SESSION = '59d2b1d8-139c-406e-9af8-d7379d3f42fd'
+
+let dir: string
+let home: string
+let dbPath: string
+let projectDir: string
+
+beforeEach(() => {
+  resetEarlyFreshness()
+  dir = mkdtempSync(join(tmpdir(), 'sepia-early-'))
+  home = join(dir, 'home')
+  dbPath = join(dir, 'data', CATALOG_FILE)
+  cpSync(join(FIXTURES, 'claude-code', 'home'), home, { recursive: true })
+  cpSync(join(FIXTURES, 'cline-legacy', 'home'), home, { recursive: true })
+  const projects = join(home, '.claude', 'projects')
+  projectDir = join(projects, readdirSync(projects)[0]!)
+})
+afterEach(() => {
+  resetEarlyFreshness()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+/** A library on the catalog: Claude Code and Cline (both keep snapshots), discoveries counted. */
+async function open(): Promise<{ lib: LibraryService; discoveries: Map<string, number> }> {
+  const discoveries = new Map<string, number>()
+  const agents: AgentDefinition[] = AGENTS.filter((a) => a.id === 'claude-code' || a.id === 'cline').map((a) => ({
+    ...a,
+    discover: (layout, ctx) => (discoveries.set(a.id, (discoveries.get(a.id) ?? 0) + 1), a.discover(layout, ctx)),
+  }))
+  const lib = new LibraryService([{ layout: await layoutForHome({ home }), isDemo: false }], agents, { now: Date.now }, { refreshFirstLoad: true, workers: 0, catalogPath: dbPath })
+  return { lib, discoveries }
+}
+
+/** `sepia list`: a fresh library's first load. */
+async function list(): Promise<{ sessions: Awaited<ReturnType<LibraryService['load']>>['sessions']; discoveries: Map<string, number> }> {
+  const { lib, discoveries } = await open()
+  const library = await lib.load()
+  await lib.close()
+  return { sessions: library.sessions, discoveries }
+}
+
+/** A new CLI process: its early check started (a new module state), then its first list. */
+async function listWithEarlyCheck(workerFile?: string): Promise<Awaited<ReturnType<typeof list>>> {
+  resetEarlyFreshness()
+  expect(startEarlyCheck(dbPath, [home], workerFile)).toBe(true)
+  return list()
+}
+
+function appendUserLine(text: string): void {
+  const file = join(projectDir, `${SESSION}.jsonl`)
+  const lines = readFileSync(file, 'utf8').trimEnd().split('\n')
+  const last = lines.map((l) => JSON.parse(l) as { uuid?: string; timestamp?: string; cwd?: string }).filter((r) => r.uuid && r.timestamp).pop()!
+  const line = {
+    parentUuid: last.uuid,
+    isSidechain: false,
+    type: 'user',
+    message: { role: 'user', content: text },
+    uuid: '00000000-0000-4000-8000-000000000002',
+    timestamp: new Date(Date.parse(last.timestamp!) + 60_000).toISOString(),
+    cwd: last.cwd,
+    sessionId: SESSION,
+  }
+  appendFileSync(file, JSON.stringify(line) + '\n')
+}
+
+const keys = (): { claude: string; cline: string } => ({ claude: snapshotKey(home, 'claude-code'), cline: snapshotKey(home, 'cline') })
+const ids = (sessions: { agent: string; id: string; messageCount: number }[]): string[] => sessions.map((s) => `${s.agent}/${s.id}/${s.messageCount}`).sort()
+
+describe('early freshness check', () => {
+  it('nothing changed: the first refresh takes the worker answers, discovers nothing and lists the same sessions', async () => {
+    const first = await list()
+    const second = await listWithEarlyCheck()
+    expect(second.discoveries.size).toBe(0)
+    expect(earlyFreshnessReport().used.sort()).toEqual([keys().claude, keys().cline].sort())
+    expect(ids(second.sessions)).toEqual(ids(first.sessions))
+  }, 60_000)
+
+  it('a line appended after the snapshot is seen by the next list and found by the next search, with the early check', async () => {
+    const before = (await list()).sessions.find((s) => s.id === SESSION)!
+    appendUserLine('kingfisher appended after the snapshot')
+    const after = await listWithEarlyCheck()
+    expect(after.discoveries.get('claude-code')).toBe(1)
+    expect(after.discoveries.get('cline')).toBeUndefined()
+    expect(earlyFreshnessReport().used).toContain(keys().claude) // its answer: changed
+    expect(after.sessions.find((s) => s.id === SESSION)!.messageCount).toBe(before.messageCount + 1)
+    appendUserLine('kingfisher twice') // and once more, for a search process with its own early check
+    resetEarlyFreshness()
+    startEarlyCheck(dbPath, [home])
+    const { lib } = await open()
+    await lib.prepare({ partial: true })
+    await lib.whenIdle()
+    const hits = searchCatalog(lib.db, lib.homePaths, 'kingfisher', {}, lib.store.ftsPending()).hits
+    await lib.close()
+    expect(hits.map((h) => h.sessionId)).toEqual([SESSION])
+  }, 60_000)
+
+  it('the answer is not used for a snapshot text the worker did not check', async () => {
+    await list()
+    resetEarlyFreshness()
+    startEarlyCheck(dbPath, [home])
+    await whenEarlyDone() // the worker read and checked the snapshots as they were
+    // Then another process rewrote the Claude Code snapshot: one signature it recorded is not the file's.
+    const db = new Database(dbPath)
+    const snap = JSON.parse((db.prepare('SELECT value FROM meta WHERE key = ?').get(keys().claude) as { value: string }).value) as FreshnessSnapshot
+    const i = snap.entries.findIndex(([p]) => p.endsWith(`${SESSION}.jsonl`))
+    snap.entries[i] = [snap.entries[i]![0], 'f:1:1:1']
+    db.prepare('UPDATE meta SET value = ? WHERE key = ?').run(JSON.stringify(snap), keys().claude)
+    db.close()
+    const after = await list()
+    expect(earlyFreshnessReport().ignored).toEqual([keys().claude])
+    expect(earlyFreshnessReport().used).toEqual([keys().cline])
+    expect(after.discoveries.get('claude-code')).toBe(1) // checked here: the rewritten signature differs
+    expect(after.discoveries.get('cline')).toBeUndefined()
+  }, 60_000)
+
+  it('a worker that cannot start, or fails, leaves the check to the refresh', async () => {
+    const first = await list()
+    const missing = await listWithEarlyCheck(join(dir, 'no-such-worker.js'))
+    expect(missing.discoveries.size).toBe(0)
+    expect(earlyFreshnessReport().used).toEqual([])
+    expect(ids(missing.sessions)).toEqual(ids(first.sessions))
+    // A catalog the worker cannot read: it posts its failure, and the refresh checks its own catalog.
+    writeFileSync(join(dir, 'not-a-catalog.sqlite'), 'not sqlite')
+    resetEarlyFreshness()
+    expect(startEarlyCheck(join(dir, 'not-a-catalog.sqlite'), [home])).toBe(true)
+    const failed = await list()
+    expect(failed.discoveries.size).toBe(0)
+    expect(earlyFreshnessReport().used).toEqual([])
+    expect(earlyFreshnessReport().ignored.sort()).toEqual([keys().claude, keys().cline].sort())
+    expect(ids(failed.sessions)).toEqual(ids(first.sessions))
+  }, 60_000)
+
+  it('only the first refresh of the process takes the answers: a later one checks on its own', async () => {
+    const before = (await list()).sessions.find((s) => s.id === SESSION)!
+    resetEarlyFreshness()
+    startEarlyCheck(dbPath, [home])
+    const { lib, discoveries } = await open()
+    await lib.load()
+    expect(discoveries.size).toBe(0)
+    appendUserLine('a later refresh sees this')
+    await lib.refresh()
+    const library = await lib.load()
+    await lib.close()
+    expect(discoveries.get('claude-code')).toBe(1)
+    expect(library.sessions.find((s) => s.id === SESSION)!.messageCount).toBe(before.messageCount + 1)
+  }, 60_000)
+
+  it('starts for the commands that refresh first, with a catalog that exists, for the --home folders', async () => {
+    expect(EARLY_CATALOG_FILE).toBe(CATALOG_FILE)
+    const env = { ...process.env, SEPIA_DATA_DIR: join(dir, 'data'), SEPIA_EARLY_FRESHNESS: '1' }
+    expect(startEarlyFreshness(['search', 'x', '--home', home], env)).toBe(false) // no catalog yet
+    await list()
+    resetEarlyFreshness() // a new process
+    expect(startEarlyFreshness(['--version'], env)).toBe(false)
+    expect(startEarlyFreshness(['serve', '--home', home], env)).toBe(false)
+    expect(startEarlyFreshness(['search', 'x', '--home', home], { ...env, SEPIA_EARLY_FRESHNESS: '0' })).toBe(false) // turned off
+    expect(startEarlyFreshness(['search', 'x', '--home', home], env)).toBe(true)
+    const second = await list()
+    expect(second.discoveries.size).toBe(0)
+    expect(earlyFreshnessReport().used.length).toBe(2)
+  }, 60_000)
+})

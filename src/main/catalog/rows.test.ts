@@ -14,7 +14,7 @@ import { findAppRoot } from '../context'
 import { LibraryService, type OpenHome } from '../library'
 import { layoutForHome } from '../platform'
 import { searchCatalog } from '../search/search'
-import { indexRefs } from './indexer'
+import { indexRefs, indexText } from './indexer'
 import { RowSpill, writeSpilledRows } from './rows'
 import { openCatalog } from './schema'
 import { CatalogStore, ROWS_PENDING } from './store'
@@ -48,7 +48,12 @@ function dump(lib: LibraryService | CatalogStore): Record<string, unknown[]> {
       return o
     })
   const sorted = (rows: unknown[]): unknown[] => rows.map((r) => JSON.stringify(r)).sort()
+  // The full-text index itself (contentless: its terms, read through fts5vocab), per message.
+  db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.fts_terms USING fts5vocab(main, 'fts', 'instance')`)
+  const terms = db.prepare('SELECT m.sid, m.seq, v.term, v.offset FROM temp.fts_terms v JOIN messages m ON m.mid = v.doc').all() as Record<string, unknown>[]
   return {
+    fts: sorted(strip(terms, ['sid'])),
+    ftsPending: db.prepare('SELECT count(*) FROM fts_pending').pluck().all(),
     sessions: strip(sessions, ['sid', 'gen']),
     messages: sorted(strip(db.prepare('SELECT * FROM messages').all() as Record<string, unknown>[], ['sid', 'mid'])),
     usage: sorted(strip(db.prepare('SELECT * FROM usage').all() as Record<string, unknown>[], ['sid', 'mid'])),
@@ -77,6 +82,7 @@ describe('lighter first pass (two passes on workers)', () => {
     await twoPass.whenIdle()
     expect(twoPass.status().phase).toBe('idle')
     expect(dump(twoPass)).toEqual(dump(onePass))
+    expect(dump(twoPass)['fts']!.length).toBeGreaterThan(1000)
     expect((twoPass.db.prepare('SELECT count(*) AS n FROM sessions WHERE substr(stamp, 1, ?) = ?').get(ROWS_PENDING.length, ROWS_PENDING) as { n: number }).n).toBe(0)
     expect(twoPass.store.searchPending()).toBe(0)
     // The same hits (message ids follow write order, which differs: hits are compared as sets).
@@ -110,6 +116,9 @@ describe('lighter first pass (two passes on workers)', () => {
     const byId = new Map(AGENTS.map((a) => [a.id as string, a]))
     const one = new CatalogStore(openCatalog(':memory:'))
     await indexRefs(refs, (id) => byId.get(id)!, one, ctx, () => undefined)
+    // ...and its search phase, as the two-pass index gets below.
+    await indexText(one, () => undefined)
+    expect(one.ftsPending()).toBe(0)
     const two = new CatalogStore(openCatalog(':memory:'))
     const path = join(temp('sepia-spill-'), 'rows.jsonl')
     const spill = new RowSpill(path, memoryChars)
@@ -125,6 +134,7 @@ describe('lighter first pass (two passes on workers)', () => {
     const written = await writeSpilledRows(two, spill)
     expect(written).toBe(refs.length)
     expect(two.countPendingRows()).toBe(0)
+    await indexText(two, () => undefined)
     expect(dump(two)).toEqual(dump(one))
     // A second run of the same spill file writes nothing (the rows are no longer pending).
     expect(await writeSpilledRows(two, path)).toBe(0)

@@ -32,6 +32,16 @@ export const ROWS_PENDING = 'rows-pending:'
 /** `meta` key: how many sessions' message rows are not written yet (search results are partial meanwhile). */
 export const ROWS_PENDING_META = 'rows-pending'
 
+/**
+ * Rows per transaction of the full-text index when a worker fills it (`worker.ts`; the inline
+ * pass on the main thread takes 250 at a time, between API calls). Each commit of FTS5 writes a
+ * new segment and merges segments (automerge), so the number of commits sets how often the
+ * index is merged over again: on the bench's 204,654 messages (issue 15, BENCHMARKS.md "Search
+ * ready, session 8") 20,000 rows per transaction instead of 2,000 took the fill's CPU from
+ * 14.2 s to 10.7 s with 6 segments at the end instead of 8, and the same index entries.
+ */
+export const TEXT_WORKER_BATCH = 20_000
+
 /** Link results of a session after the link pass. */
 export interface LinkState {
   parentSessionId?: string
@@ -524,7 +534,7 @@ export class CatalogStore {
     return (this.st('SELECT count(*) AS n FROM fts_pending').get() as { n: number }).n
   }
 
-  /** Add up to `limit` pending rows to the full-text index. Returns how many were added. */
+  /** Add up to `limit` pending rows to the full-text index (one transaction). Returns how many were added. */
   ftsStep(limit: number): number {
     return this.db.transaction(() => {
       const mids = (this.st('SELECT mid FROM fts_pending ORDER BY mid LIMIT ?').all(limit) as { mid: number }[]).map((r) => r.mid)

@@ -21,7 +21,7 @@ import type { StoreRef } from '../agents/types'
 import { indexRefs, indexText } from './indexer'
 import { RowSpill, useWriteTurn, writeSpilledRows } from './rows'
 import { openCatalog } from './schema'
-import { CatalogStore } from './store'
+import { CatalogStore, TEXT_WORKER_BATCH } from './store'
 
 /** A job sent to a worker. */
 export type WorkerJob = { type: 'index'; dbPath: string; refs: StoreRef[]; spill?: string; turn?: SharedArrayBuffer } | { type: 'text'; dbPath: string }
@@ -68,7 +68,7 @@ async function run(job: WorkerJob): Promise<void> {
         rmSync(spill.path, { force: true })
       }
     } else {
-      await indexText(store, (done, total) => port!.postMessage({ type: 'text', done, total }))
+      await indexText(store, (done, total) => port!.postMessage({ type: 'text', done, total }), undefined, TEXT_WORKER_BATCH)
     }
   } finally {
     db.close()

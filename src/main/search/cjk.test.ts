@@ -15,7 +15,7 @@ import { AGENTS } from '../agents/registry'
 import { findAppRoot } from '../context'
 import { LibraryService } from '../library'
 import { layoutForHome } from '../platform'
-import { ftsText } from './cjk'
+import { ftsText, ftsTextByRegex } from './cjk'
 import { parseQuery } from './query'
 import { searchCatalog } from './search'
 
@@ -126,5 +126,39 @@ describe('the v8 index against the v7 one', () => {
     }
     expect(compared).toBeGreaterThan(250)
     expect(matched).toBeGreaterThan(200)
+  })
+})
+
+describe('ftsText (one pass over the character codes) against the regex form', () => {
+  it('gives the same text for every code point of planes 0-3 alone, doubled and next to a CJK character', () => {
+    let compared = 0
+    for (let c = 0; c < 0x40000; c++) {
+      const ch = String.fromCodePoint(c)
+      for (const s of [ch, `a${ch}${ch}b`, `${ch}東`, `京${ch}`]) {
+        if (ftsText(s) !== ftsTextByRegex(s)) expect(ftsText(s), `U+${c.toString(16)} in ${JSON.stringify(s)}`).toBe(ftsTextByRegex(s))
+        compared++
+      }
+    }
+    expect(compared).toBe(0x40000 * 4)
+  })
+
+  it('gives the same text for random mixes of scripts, astral characters and lone surrogates', () => {
+    // Han, Kana, Hangul (Jamo too), the iteration mark and long vowel, Han ext. B, a Kana
+    // supplement, emoji, lone surrogates, punctuation, the units next to U+1100.
+    const pool = ['a', ' ', '東', '京', '都', 'に', 'ー', '々', 'ア', '가', '\u1100', '\u10ff', '\ud840\udc00', '\ud82c\udc01', '\ud83d\ude00', '\ud840', '\udc00', '。', 'é', '\u3006', '\uff66', '\u2e80', '\u31f0', 'x']
+    let seed = 7
+    const next = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648
+      return seed % n
+    }
+    for (let k = 0; k < 50_000; k++) {
+      let s = ''
+      for (let j = next(14); j > 0; j--) s += pool[next(pool.length)]
+      if (ftsText(s) !== ftsTextByRegex(s)) expect(ftsText(s), JSON.stringify(s)).toBe(ftsTextByRegex(s))
+    }
+    // Unchanged text is the same string, not a copy.
+    const plain = 'no CJK here — “quotes” and emoji 😀'
+    expect(ftsText(plain)).toBe(plain)
+    expect(ftsText('これは量子計算機の話です')).toBe(' これ れは は量 量子 子計 計算 算機 機の の話 話で です ')
   })
 })

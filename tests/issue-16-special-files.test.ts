@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest'
 import { createApi } from '../src/main/api'
 import { findAppRoot } from '../src/main/context'
 import { inputText, makeSecondaryRow, pairs } from '../src/main/agents/cline/timeline/rows'
-import { readRegularFile } from '../src/main/util/regular-file'
+import { readRegularBytes, readRegularBytesSync, readRegularFile } from '../src/main/util/regular-file'
 import { openSqliteReadOnly } from '../src/main/util/sqlite'
 
 const ROOT = findAppRoot()
@@ -33,6 +33,21 @@ describe.runIf(posix)('issue 16: special files', () => {
     writeFileSync(join(dir, 'big'), Buffer.alloc(2048, 97))
     await expect(readRegularFile(join(dir, 'big'), 1024)).rejects.toMatchObject({ code: 'ETOOBIG' })
     expect(await readRegularFile(join(dir, 'big'), 4096)).toHaveLength(2048)
+  })
+
+  it('the synchronous whole read of the indexing workers refuses and caps as the promise one does', async () => {
+    const dir = tmp('sync')
+    fifo(join(dir, 'pipe'))
+    expect(() => readRegularBytesSync(join(dir, 'pipe'))).toThrow(expect.objectContaining({ code: 'ENOTREGULAR' }))
+    symlinkSync('/dev/zero', join(dir, 'zero.json'))
+    expect(() => readRegularBytesSync(join(dir, 'zero.json'))).toThrow(expect.objectContaining({ code: 'ENOTREGULAR' }))
+    writeFileSync(join(dir, 'big'), Buffer.from('héllo wörld\n'.repeat(200)))
+    expect(() => readRegularBytesSync(join(dir, 'big'), 1024)).toThrow(expect.objectContaining({ code: 'ETOOBIG' }))
+    expect(readRegularBytesSync(join(dir, 'big'))).toEqual(await readRegularBytes(join(dir, 'big')))
+    writeFileSync(join(dir, 'empty'), '')
+    expect(readRegularBytesSync(join(dir, 'empty'))).toHaveLength(0)
+    await expect(readRegularBytes(join(dir, 'missing'))).rejects.toMatchObject({ code: 'ENOENT' })
+    expect(() => readRegularBytesSync(join(dir, 'missing'))).toThrow(expect.objectContaining({ code: 'ENOENT' }))
   })
 
   it('a home with FIFOs for every database and /dev/zero as projects.json lists, with diagnostics', async () => {

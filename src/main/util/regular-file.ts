@@ -6,8 +6,9 @@
  * Errors carry `code: 'ENOTREGULAR'` or `'ETOOBIG'` and a message naming the file; readers turn
  * them into diagnostics like any unreadable file.
  */
-import { closeSync, constants, fstatSync, openSync, type Stats } from 'node:fs'
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs'
 import { lstat, open, stat } from 'node:fs/promises'
+import { isMainThread } from 'node:worker_threads'
 import type { AgentId, Diagnostic } from '../../shared/ir'
 
 /** The largest file read whole into memory, in bytes (256 MiB). Larger files are streamed or refused. */
@@ -57,8 +58,15 @@ export async function readRegularFile(path: string, maxBytes = MAX_WHOLE_FILE_BY
   return (await readRegularBytes(path, maxBytes)).toString('utf8')
 }
 
-/** {@link readRegularFile} as bytes. */
+/**
+ * {@link readRegularFile} as bytes. On a worker thread (an indexing worker, `catalog/pool.ts`) the
+ * file is read with synchronous calls: nothing else runs on that thread meanwhile, and each
+ * thread-pool round trip of the promise API (open, stat, reads, close) cost more than the read
+ * of a small session file itself (issue 15: a Cline task of three small files took ~3 ms, most of
+ * it the worker waiting). The same checks, errors and result either way.
+ */
 export async function readRegularBytes(path: string, maxBytes = MAX_WHOLE_FILE_BYTES): Promise<Buffer> {
+  if (!isMainThread) return readRegularBytesSync(path, maxBytes)
   const fh = await open(path, NONBLOCK_READ)
   try {
     const st = await fh.stat()
@@ -78,6 +86,30 @@ export async function readRegularBytes(path: string, maxBytes = MAX_WHOLE_FILE_B
     return buf.subarray(0, got)
   } finally {
     await fh.close()
+  }
+}
+
+/** {@link readRegularBytes} with synchronous calls (worker threads). */
+export function readRegularBytesSync(path: string, maxBytes = MAX_WHOLE_FILE_BYTES): Buffer {
+  const fd = openSync(path, NONBLOCK_READ)
+  try {
+    const st = fstatSync(fd)
+    if (!st.isFile()) throw notRegular(path, st)
+    if (st.size > maxBytes) throw tooBig(path, st.size, maxBytes)
+    const buf = Buffer.alloc(Math.min(maxBytes + 1, st.size + 1))
+    let got = 0
+    for (;;) {
+      const bytesRead = readSync(fd, buf, got, buf.length - got, got)
+      if (bytesRead === 0) break
+      got += bytesRead
+      if (got === buf.length) {
+        if (got > maxBytes) throw tooBig(path, got, maxBytes)
+        break // exactly st.size + 1 can only mean it grew; the cap above still holds
+      }
+    }
+    return buf.subarray(0, got)
+  } finally {
+    closeSync(fd)
   }
 }
 

@@ -22,6 +22,7 @@ import type { Diagnostic } from '../../../shared/ir'
 import type { HomeLayout } from '../../platform'
 import type { FreshnessDeps } from '../../catalog/freshness'
 import type { DiscoverResult, ReadContext, StoreRef } from '../types'
+import { mapInOrder } from '../../util/in-order'
 import { FORMAT_SESSION, FORMAT_SUBAGENT } from './read'
 import { FORMAT_INLINE_SIDECHAIN, inlineThreadsOf } from './sidechain'
 
@@ -101,29 +102,34 @@ async function project(home: string, dir: string, diagnostics: Diagnostic[]): Pr
   const sessions: StoreRef[] = []
   const children = new Map<string, StoreRef[]>()
   const inline: StoreRef[] = []
-  for (const e of entries) {
+  // The entries are looked at side by side (`mapInOrder`), then taken in name order as one loop would.
+  const looked = await mapInOrder(entries, async (e) => {
+    const own: Diagnostic[] = []
     const path = join(dir, e.name)
-    if (await isDir(e, path)) {
-      const subs = await subagents(home, path, e.name, diagnostics)
-      if (subs.length) children.set(e.name, subs)
-      continue
-    }
-    if (!e.name.endsWith('.jsonl')) continue
+    if (await isDir(e, path)) return { diagnostics: own, subs: await subagents(home, path, e.name, own) }
+    if (!e.name.endsWith('.jsonl')) return { diagnostics: own }
     const stem = e.name.slice(0, -'.jsonl'.length)
     const legacy = SUBAGENT_FILE.exec(e.name)
     const ref = legacy
-      ? await makeRef(home, legacy[1]!, FORMAT_SUBAGENT, [path], { hints: { legacySubagent: true } }, diagnostics)
-      : await makeRef(home, stem, FORMAT_SESSION, [path], {}, diagnostics)
-    if (!ref) continue
-    sessions.push(ref)
-    if (legacy) continue
+      ? await makeRef(home, legacy[1]!, FORMAT_SUBAGENT, [path], { hints: { legacySubagent: true } }, own)
+      : await makeRef(home, stem, FORMAT_SESSION, [path], {}, own)
+    if (!ref || legacy) return { diagnostics: own, ref }
     const threads = await inlineThreadsOf(path, stem)
-    if (threads.length === 0) continue
-    ref.hints = { ...ref.hints, inlineThreads: threads }
-    for (const t of threads) {
-      const child = await makeRef(home, t.id, FORMAT_INLINE_SIDECHAIN, [path], { parentSessionId: stem, hints: { inlineThread: t } }, diagnostics)
-      if (child) inline.push(child)
+    const kids: StoreRef[] = []
+    if (threads.length > 0) {
+      ref.hints = { ...ref.hints, inlineThreads: threads }
+      for (const t of threads) {
+        const child = await makeRef(home, t.id, FORMAT_INLINE_SIDECHAIN, [path], { parentSessionId: stem, hints: { inlineThread: t } }, own)
+        if (child) kids.push(child)
+      }
     }
+    return { diagnostics: own, ref, inline: kids }
+  })
+  for (const [k, l] of looked.entries()) {
+    diagnostics.push(...l.diagnostics)
+    if (l.subs?.length) children.set(entries[k]!.name, l.subs)
+    if (l.ref) sessions.push(l.ref)
+    if (l.inline) inline.push(...l.inline)
   }
   const out: StoreRef[] = []
   for (const ref of sessions) {
@@ -153,9 +159,19 @@ export async function discoverSessions(layout: HomeLayout, _ctx: ReadContext): P
   const root = join(layout.claudeConfigDir, 'projects')
   const entries = await list(root, diagnostics)
   const refs: StoreRef[] = []
-  for (const e of entries ?? []) {
-    if (!(await isDir(e, join(root, e.name)))) continue
-    refs.push(...(await project(layout.home, join(root, e.name), diagnostics)))
+  // Project folders are listed side by side (`mapInOrder`); refs and diagnostics come in folder order.
+  const found = await mapInOrder(
+    entries ?? [],
+    async (e) => {
+      const own: Diagnostic[] = []
+      const path = join(root, e.name)
+      return { refs: (await isDir(e, path)) ? await project(layout.home, path, own) : [], diagnostics: own }
+    },
+    4,
+  )
+  for (const f of found) {
+    refs.push(...f.refs)
+    diagnostics.push(...f.diagnostics)
   }
   return { refs, diagnostics }
 }

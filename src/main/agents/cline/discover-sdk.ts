@@ -22,6 +22,7 @@ import type { StoreRef } from '../types'
 import { isRecord, tryParseJson } from '../../util/json'
 import { localSessionsPath, peekMessagesHead, readSessionRows, type SdkHints, type SessionRow } from './sdk-store'
 import { readRegularFile } from '../../util/regular-file'
+import { mapInOrder } from '../../util/in-order'
 
 /** SDK store generation names (Session.source.format). */
 export const SDK_FORMAT = 'cline-sdk'
@@ -57,10 +58,10 @@ export async function discoverSdk(
   const seen = new Set<string>()
   const claimed = new Set<string>()
   const candidates: { path: string; parentDir: string }[] = []
-  const push = async (sessionId: string, format: string, files: string[], hints: SdkHints, parent?: string) => {
+  const push = async (sessionId: string, format: string, files: string[], hints: SdkHints, parent?: string, stamp?: { size: number; mtimeMs: number }) => {
     seen.add(sessionId)
     if (hints.messages) claimed.add(hints.messages)
-    const ref: StoreRef = { agent, sessionId, format, files, home, hints: hints as unknown as Record<string, unknown>, ...(await sizeAndTime(files)) }
+    const ref: StoreRef = { agent, sessionId, format, files, home, hints: hints as unknown as Record<string, unknown>, ...(stamp ?? (await sizeAndTime(files))) }
     if (parent) ref.parentSessionId = parent
     refs.push(ref)
   }
@@ -74,13 +75,15 @@ export async function discoverSdk(
     }
   }
 
-  for (const dir of dirs) {
+  // Each folder is looked at side by side (`mapInOrder`: listing, manifest, stats), then taken in
+  // name order as one loop would.
+  const looked = await mapInOrder(dirs, async (dir) => {
     const dirPath = join(sessionsDir, dir)
     let names: string[] = []
     try {
       names = (await readdir(dirPath)).sort()
     } catch {
-      continue
+      return undefined
     }
     const manifestPath = names.includes(`${dir}.json`) ? join(dirPath, `${dir}.json`) : undefined
     const manifest = manifestPath ? await readJsonObject(manifestPath) : undefined
@@ -91,6 +94,14 @@ export async function discoverSdk(
       (await existing(localSessionsPath(manifest?.messages_path, sessionsDir))) ??
       (await existing(localSessionsPath(row?.messages_path, sessionsDir))) ??
       own
+    const db = !manifestPath && row ? dbPath : undefined
+    const files = [manifestPath, messages, db].filter((f): f is string => !!f)
+    const stamp = manifestPath || row || own ? await sizeAndTime(files) : undefined
+    return { dir, dirPath, names, manifestPath, sessionId, row, own, messages, files, stamp }
+  })
+  for (const l of looked) {
+    if (!l) continue
+    const { dir, dirPath, names, manifestPath, sessionId, row, own, messages, files, stamp } = l
     for (const n of names) {
       const p = join(dirPath, n)
       if (n.endsWith('.messages.json') && p !== messages) candidates.push({ path: p, parentDir: dir })
@@ -105,8 +116,7 @@ export async function discoverSdk(
     if (!manifestPath && row) hints.db = dbPath
     if (!manifestPath && !row) hints.unindexed = true
     if (names.includes(`${dir}.compaction.json`)) hints.compaction = join(dirPath, `${dir}.compaction.json`)
-    const files = [manifestPath, messages, hints.db].filter((f): f is string => !!f)
-    await push(sessionId, sub ? SDK_SUBAGENT_FORMAT : SDK_FORMAT, files, hints, parentOf(sessionId, row))
+    await push(sessionId, sub ? SDK_SUBAGENT_FORMAT : SDK_FORMAT, files, hints, parentOf(sessionId, row), stamp)
   }
 
   // Rows whose manifest folder is gone (handwritten/03, /05) or that live in a parent's folder.

@@ -22,6 +22,7 @@ import { discoverSecondary, secondaryPaths } from './secondary/discover'
 import { readdirSync } from 'node:fs'
 import type { FreshnessDeps } from '../../catalog/freshness'
 import { readRegularFile } from '../../util/regular-file'
+import { mapInOrder } from '../../util/in-order'
 
 /** Store generation name of a legacy task folder (Session.source.format). */
 export const LEGACY_FORMAT = 'cline-legacy-task'
@@ -167,14 +168,24 @@ async function discoverLegacyRoot(
   }
   const historyPath = join(root, 'state', 'taskHistory.json')
   const history = await readTaskHistory(agent, historyPath, diagnostics)
-  for (const id of dirs) {
+  // The task folders are listed and their files statted side by side (`mapInOrder`), then taken
+  // in name order as one loop would.
+  const looked = await mapInOrder(dirs, async (id) => {
     const taskDir = join(tasksDir, id)
     let names: string[]
     try {
       names = await readdir(taskDir)
     } catch {
-      continue
+      return undefined
     }
+    const files = legacyFiles(taskDir, names, history?.has(id) === true ? historyPath : undefined)
+    return { names, stamp: files ? await sizeAndTime(files) : undefined }
+  })
+  for (const [k, id] of dirs.entries()) {
+    const taskDir = join(tasksDir, id)
+    const l = looked[k]
+    if (!l) continue
+    const names = l.names
     const at = (n: string) => (names.includes(n) ? join(taskDir, n) : undefined)
     const hints: LegacyHints = { kind: 'legacy', root, taskDir }
     const ui = at('ui_messages.json')
@@ -198,10 +209,26 @@ async function discoverLegacyRoot(
       continue
     }
     seen.add(id)
-    const files = [ui ?? api!, ...(ui && api ? [api] : []), ...(meta ? [meta] : []), ...(hist ? [hist] : [])]
-    if (item) files.push(historyPath)
-    refs.push({ agent, sessionId: id, format: LEGACY_FORMAT, files, home, hints: hints as unknown as Record<string, unknown>, ...(await sizeAndTime(files)) })
+    const files = legacyFiles(taskDir, names, item ? historyPath : undefined)!
+    refs.push({ agent, sessionId: id, format: LEGACY_FORMAT, files, home, hints: hints as unknown as Record<string, unknown>, ...(l.stamp ?? (await sizeAndTime(files))) })
   }
+}
+
+/**
+ * The files of a legacy task folder holding `names`, in stamp order (the transcript first; the
+ * root's `taskHistory.json` last when it has an entry for the task), or undefined when the folder
+ * has neither `ui_messages.json` nor `api_conversation_history.json`.
+ */
+function legacyFiles(taskDir: string, names: readonly string[], historyPath: string | undefined): string[] | undefined {
+  const at = (n: string) => (names.includes(n) ? join(taskDir, n) : undefined)
+  const ui = at('ui_messages.json')
+  const api = at('api_conversation_history.json')
+  const meta = at('task_metadata.json')
+  const hist = at('history_item.json')
+  if (!ui && !api) return undefined
+  const files = [ui ?? api!, ...(ui && api ? [api] : []), ...(meta ? [meta] : []), ...(hist ? [hist] : [])]
+  if (historyPath) files.push(historyPath)
+  return files
 }
 
 /** `state/taskHistory.json` as id → HistoryItem; undefined when the file is absent. */

@@ -11,7 +11,7 @@
 import { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join, relative } from 'node:path'
-import type { FixtureSource } from '../src/main/convert/fixture-sources'
+import type { FixtureSource } from '../tests/builders/fixture-sources'
 
 /** The folder holding `<agent>/<case>/home` of each public-real source, relative to the repository root. */
 export const PUBLIC_REAL_DIR = join('fixtures', 'public-real')

@@ -4,11 +4,11 @@
  *
  *   npx tsx scripts/gen-seed000-dbs.ts
  *
- * See `src/main/agents/cline/seed000-fixture.ts` and `fixtures/seed000/README.md`.
+ * See `tests/builders/cline/seed000-fixture.ts` and `fixtures/seed000/README.md`.
  */
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { writeSeed000Databases } from '../src/main/agents/cline/seed000-fixture'
+import { writeSeed000Databases } from '../tests/builders/cline/seed000-fixture'
 
 const home = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'seed000', 'home')
 writeSeed000Databases(home)

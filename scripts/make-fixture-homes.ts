@@ -1,6 +1,6 @@
 /**
  * Write the committed generated homes `fixtures/generated/<name>/home` (+ README.md) from the test
- * generators (src/main/agents/generated-homes.ts), replacing what is there:
+ * generators (tests/builders/generated-homes.ts), replacing what is there:
  *
  *   npx tsx scripts/make-fixture-homes.ts
  *
@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { GENERATED_HOMES, generatedHomePath, generatedReadme } from '../src/main/agents/generated-homes'
+import { GENERATED_HOMES, generatedHomePath, generatedReadme } from '../tests/builders/generated-homes'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { API_METHODS, callEnveloped } from '../src/shared/api'
 import { createApi } from '../src/main/api'
 import { findAppRoot, type AppContext } from '../src/main/context'
-import { projectFromBundle, removeDir, tempDir } from '../src/main/checkpoints/testing'
+import { projectFromBundle, removeDir, tempDir } from './builders/checkpoints/testing'
 
 const ROOT = findAppRoot()
 const CC = join(ROOT, 'fixtures/real/claude-code/home')

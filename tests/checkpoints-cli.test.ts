@@ -3,7 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { findAppRoot } from '../src/main/context'
-import { git, projectFromBundle, removeDir, tempDir } from '../src/main/checkpoints/testing'
+import { git, projectFromBundle, removeDir, tempDir } from './builders/checkpoints/testing'
 import { runCli } from './helpers/cli-run'
 
 const ROOT = findAppRoot()

@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { Writable } from 'node:stream'
 import { afterAll, describe, expect, it } from 'vitest'
 import { main } from '../src/cli/index'
-import { writeMainHome } from '../src/main/agents/devin/fixtures-homes'
+import { writeMainHome } from './builders/devin/fixtures-homes'
 
 const home = mkdtempSync(join(tmpdir(), 'sepia-hidden-'))
 writeMainHome(home)

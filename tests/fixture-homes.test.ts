@@ -13,11 +13,11 @@ import type { Library } from '../src/shared/api'
 import type { Session } from '../src/shared/ir'
 import { createApi, type SepiaService } from '../src/main/api'
 import { demoHomes, findAppRoot } from '../src/main/context'
-import { MODERN } from '../src/main/agents/cursor/fixtures-modern'
-import { NEG } from '../src/main/agents/cursor/fixtures-negative'
-import { OLD } from '../src/main/agents/cursor/fixtures-old'
-import { AGENT } from '../src/main/agents/cursor-agent/fixtures-home'
-import { AGENT_NEG } from '../src/main/agents/cursor-agent/fixtures-negative'
+import { MODERN } from './builders/cursor/fixtures-modern'
+import { NEG } from './builders/cursor/fixtures-negative'
+import { OLD } from './builders/cursor/fixtures-old'
+import { AGENT } from './builders/cursor-agent/fixtures-home'
+import { AGENT_NEG } from './builders/cursor-agent/fixtures-negative'
 
 const ROOT = findAppRoot()
 const GEN = join(ROOT, 'fixtures', 'generated')

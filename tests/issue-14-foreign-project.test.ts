@@ -13,7 +13,7 @@ import type { Session } from '../src/shared/ir'
 import { geminiProjectFolder, normalizeProjectPath } from '../src/main/agents/gemini/write-project'
 import { AGENTS } from '../src/main/agents/registry'
 import { planConversion, runConversion } from '../src/main/convert/convert'
-import { FIXTURE_SOURCES, readFixtureSessions } from '../src/main/convert/fixture-sources'
+import { FIXTURE_SOURCES, readFixtureSessions } from './builders/fixture-sources'
 import { layoutForHome } from '../src/main/platform'
 
 const WIN = 'D:\\OneDrive - Acme Corp\\src\\app_v2'

@@ -14,7 +14,7 @@ import { cpSync, existsSync, lstatSync, readdirSync, readFileSync, writeFileSync
 import { join, relative } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { findAppRoot } from '../src/main/context'
-import { projectFromBundle, removeDir, tempDir } from '../src/main/checkpoints/testing'
+import { projectFromBundle, removeDir, tempDir } from './builders/checkpoints/testing'
 import { runCli } from './helpers/cli-run'
 
 const ROOT = findAppRoot()

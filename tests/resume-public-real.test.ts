@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { findAppRoot } from '../src/main/context'
-import { readFixtureSessions } from '../src/main/convert/fixture-sources'
+import { readFixtureSessions } from './builders/fixture-sources'
 import { PUBLIC_REAL_DIR, publicRealSources } from '../resume/public-real'
 
 const roots: string[] = []

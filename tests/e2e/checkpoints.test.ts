@@ -18,7 +18,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, write
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { git, projectFromBundle } from '../../src/main/checkpoints/testing'
+import { git, projectFromBundle } from '../builders/checkpoints/testing'
 import type { HttpServerHandle } from '../../src/main/transport/http'
 import { seriousViolations } from './axe'
 import { browserSkipReason, launchChromium, ROOT, startApp, tempFolder } from './helpers'

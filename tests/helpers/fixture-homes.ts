@@ -9,10 +9,10 @@ import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { AgentId } from '../../src/shared/ir'
-import { writeMainHome as writeDevinHome } from '../../src/main/agents/devin/fixtures-homes'
-import { writeCursorHome } from '../../src/main/agents/cursor/fixtures-old'
-import { writeModernStore } from '../../src/main/agents/cursor/fixtures-modern'
-import { writeAgentHome as writeCursorAgentHome } from '../../src/main/agents/cursor-agent/fixtures-home'
+import { writeMainHome as writeDevinHome } from '../builders/devin/fixtures-homes'
+import { writeCursorHome } from '../builders/cursor/fixtures-old'
+import { writeModernStore } from '../builders/cursor/fixtures-modern'
+import { writeAgentHome as writeCursorAgentHome } from '../builders/cursor-agent/fixtures-home'
 
 /** The repository root (computed here, not imported from ./golden, so the fuzz CLI runs outside Vitest). */
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')

@@ -18,9 +18,9 @@ import { snapshotTree } from '../../../tests/helpers/snapshot'
 import { collectForReview, type CollectOptions } from './collect'
 import { MANIFEST_NAME, type BundleManifest } from './manifest'
 import { readZipDirectory } from './zip'
-import { writeMainHome, writeWalHome, writeWindowsHome } from '../agents/devin/fixtures-homes'
-import { writeCursorHome } from '../agents/cursor/fixtures-old'
-import { writeAgentHome } from '../agents/cursor-agent/fixtures-home'
+import { writeMainHome, writeWalHome, writeWindowsHome } from '../../../tests/builders/devin/fixtures-homes'
+import { writeCursorHome } from '../../../tests/builders/cursor/fixtures-old'
+import { writeAgentHome } from '../../../tests/builders/cursor-agent/fixtures-home'
 
 const ROOT = findAppRoot()
 const CC = join(ROOT, 'fixtures/real/claude-code/home')

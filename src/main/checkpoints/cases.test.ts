@@ -13,7 +13,7 @@ import { newSession } from '../ir/build'
 import { GitRepo } from './git'
 import { openSessionCheckpoints } from './list'
 import { createCheckpointService, type CheckpointService } from './index'
-import { clineSdkHome, clineStash, git, initRepo, libraryFor, removeDir, snapshotDir, tempDir, writeFiles } from './testing'
+import { clineSdkHome, clineStash, git, initRepo, libraryFor, removeDir, snapshotDir, tempDir, writeFiles } from '../../../tests/builders/checkpoints/testing'
 
 const BIN_V1 = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x00, 0x01, 0xff, 0x00, 0x7f])
 const BIN_V2 = Buffer.from([0x00, 0x01, 0x02, 0x03])

@@ -23,7 +23,7 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { cline } from '../agents/cline'
 import { createCheckpointService } from './index'
-import { git, libraryFor, removeDir, snapshotDir, tempDir, writeFiles } from './testing'
+import { git, libraryFor, removeDir, snapshotDir, tempDir, writeFiles } from '../../../tests/builders/checkpoints/testing'
 
 const dirs: string[] = []
 afterAll(() => dirs.forEach(removeDir))

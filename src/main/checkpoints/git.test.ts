@@ -4,7 +4,7 @@ import { chmodSync, readFileSync, symlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { findGitDir, GIT_MODE, GitRepo } from './git'
-import { git, initRepo, removeDir, tempDir, writeFiles } from './testing'
+import { git, initRepo, removeDir, tempDir, writeFiles } from '../../../tests/builders/checkpoints/testing'
 
 const dirs: string[] = []
 afterAll(() => dirs.forEach(removeDir))

@@ -3,7 +3,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { relativeCheckpointPath, safeLinkTarget, safeTargetPath } from './paths'
-import { removeDir, tempDir } from './testing'
+import { removeDir, tempDir } from '../../../tests/builders/checkpoints/testing'
 
 const dirs: string[] = []
 afterAll(() => dirs.forEach(removeDir))

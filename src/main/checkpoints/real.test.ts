@@ -11,7 +11,7 @@ import { claudeCode } from '../agents/claude-code'
 import { cline } from '../agents/cline'
 import { findAppRoot } from '../context'
 import { createCheckpointService, type CheckpointService } from './index'
-import { git, libraryFor, projectFromBundle, removeDir, snapshotDir, tempDir } from './testing'
+import { git, libraryFor, projectFromBundle, removeDir, snapshotDir, tempDir } from '../../../tests/builders/checkpoints/testing'
 
 const ROOT = findAppRoot()
 const CLINE_HOME = join(ROOT, 'fixtures/real/cline/home')

@@ -10,7 +10,7 @@ import { claudeCode } from '../agents/claude-code'
 import { cline } from '../agents/cline'
 import { nodeIo, type RestoreIo } from './atomic'
 import { createCheckpointService } from './index'
-import { ccDelta, ccSnapshot, ccUser, claudeHome, clineSdkHome, clineStash, git, initRepo, libraryFor, removeDir, snapshotDir, tempDir, writeFiles } from './testing'
+import { ccDelta, ccSnapshot, ccUser, claudeHome, clineSdkHome, clineStash, git, initRepo, libraryFor, removeDir, snapshotDir, tempDir, writeFiles } from '../../../tests/builders/checkpoints/testing'
 
 const dirs: string[] = []
 afterAll(() => dirs.forEach(removeDir))

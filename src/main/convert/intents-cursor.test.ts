@@ -1,13 +1,13 @@
 /**
  * Cursor IDE and Cursor agent CLI tool calls → intents (shared/formats/cursor-devin-atif-acp.md
  * §A5.3.1 names and arg keys, §B4 agent CLI vocabulary), and every call of the committed Cursor
- * fixture homes (src/main/convert/fixture-sources.ts) decodes except the ones that cannot:
+ * fixture homes (tests/builders/fixture-sources.ts) decodes except the ones that cannot:
  * `edit_file` (a sketch applied by a model) and a call whose `rawArgs` are not JSON.
  */
 import { describe, expect, it } from 'vitest'
 import type { ToolCall } from '../../shared/ir'
 import { toolKind } from '../ir/toolkind'
-import { FIXTURE_SOURCES, readFixtureSessions } from './fixture-sources'
+import { FIXTURE_SOURCES, readFixtureSessions } from '../../../tests/builders/fixture-sources'
 import { decodeCall, type Intent } from './intents'
 
 const call = (name: string, args: unknown): ToolCall => ({ id: 'c', name, kind: toolKind(name), arguments: args })

@@ -2,7 +2,7 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { detectHomeOs } from './detect'
 import type { FsProbe } from './probe'
-import { mkdirs, tempRoot, touch } from './testdirs'
+import { mkdirs, tempRoot, touch } from '../../../tests/builders/platform/testdirs'
 
 const { root, cleanup } = tempRoot('detect')
 afterAll(cleanup)

@@ -4,7 +4,7 @@ import type { CommandRunner } from './documents'
 import { layoutForHome, ownHomeLayout } from './layout'
 import type { Machine } from './machine'
 import type { FsProbe } from './probe'
-import { mkdirs, tempRoot, touch } from './testdirs'
+import { mkdirs, tempRoot, touch } from '../../../tests/builders/platform/testdirs'
 
 const { root, cleanup } = tempRoot('layout')
 afterAll(cleanup)

@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { FsProbe } from './probe'
-import { mkdirs, tempRoot, touch } from './testdirs'
+import { mkdirs, tempRoot, touch } from '../../../tests/builders/platform/testdirs'
 import { findGlobalStorageDirs, VSCODE_FAMILY } from './vscode'
 
 const { root, cleanup } = tempRoot('vscode')

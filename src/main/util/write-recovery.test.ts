@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { removeDir, tempDir } from '../checkpoints/testing'
+import { removeDir, tempDir } from '../../../tests/builders/checkpoints/testing'
 import { journalDir, type WriteEntry } from './write-journal'
 import { readRecoveryNotes, recoverWriteJobs } from './write-recovery'
 

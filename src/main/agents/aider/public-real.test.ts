@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest'
 import { expectGolden, REPO_ROOT } from '../../../../tests/helpers/golden'
 import { runCli } from '../../../../tests/helpers/cli-run'
 import { snapshotTree } from '../../../../tests/helpers/snapshot'
-import { readHomeOf } from '../testing'
+import { readHomeOf } from '../../../../tests/builders/testing'
 import { aider } from '.'
 
 const ROOT = join(REPO_ROOT, 'fixtures', 'public-real', 'aider')

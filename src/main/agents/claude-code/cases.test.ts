@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { countPairedToolCalls, summarize } from '../../ir/build'
 import { REPO_ROOT } from '../../../../tests/helpers/golden'
-import { readHome } from './testing'
+import { readHome } from '../../../../tests/builders/claude-code/testing'
 
 const CASES = join(REPO_ROOT, 'fixtures', 'cases', 'claude-code')
 const id = (n: string): string => `00000000-0000-0000-0000-000000000${n}`

@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import type { Session } from '../../../shared/ir'
 import { countPairedToolCalls, summarize } from '../../ir/build'
 import { REPO_ROOT, expectGolden } from '../../../../tests/helpers/golden'
-import { type ReadHome, readHome } from './testing'
+import { type ReadHome, readHome } from '../../../../tests/builders/claude-code/testing'
 
 const REAL = join(REPO_ROOT, 'fixtures', 'real', 'claude-code')
 const listed = JSON.parse(readFileSync(join(REAL, 'sessions.json'), 'utf8')) as { sessions: { scenario: string; id: string }[] }

@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SepiaError } from '../../../shared/api'
 import { claudeCode } from './index'
-import { readHome, testContext } from './testing'
+import { readHome, testContext } from '../../../../tests/builders/claude-code/testing'
 
 const SID = '11111111-2222-3333-4444-555555555555'
 let home: string

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { expectGolden } from '../../../../tests/helpers/golden'
 import type { Session } from '../../../shared/ir'
 import { cline } from './index'
-import { readHome, removeTempDirs, REPO } from './test-helpers'
+import { readHome, removeTempDirs, REPO } from '../../../../tests/builders/cline/test-helpers'
 
 afterAll(removeTempDirs)
 
@@ -128,7 +128,7 @@ describe('Cline 3.x UI-only variant', () => {
   it('a partial UI text takes the API full text, and HAS_CHANGES is stripped, when the task is read from ui_messages.json', async () => {
     // Same task with conversationHistoryIndex removed: Sepia reads the UI log (the pre-3.x path).
     const { mkdirSync, writeFileSync } = await import('node:fs')
-    const { tempDir } = await import('./test-helpers')
+    const { tempDir } = await import('../../../../tests/builders/cline/test-helpers')
     const h = tempDir()
     const src = join(HOMES[0]!.home, HOMES[0]!.storage, 'tasks/1797000000000')
     const dst = join(h, HOMES[0]!.storage, 'tasks/1797000000000')
@@ -147,7 +147,7 @@ describe('Cline 3.x UI-only variant', () => {
 
 describe('editedExistingFile (issue 14 point 4)', () => {
   it('a write_to_file over an existing file, which the UI calls editedExistingFile, takes its name and result from the request', async () => {
-    const { tempDir, writeJson } = await import('./test-helpers')
+    const { tempDir, writeJson } = await import('../../../../tests/builders/cline/test-helpers')
     const h = tempDir()
     const dir = join(h, '.config/Code/User/globalStorage/saoudrizwan.claude-dev/tasks/1797000300000')
     const ui = [
@@ -169,7 +169,7 @@ describe('editedExistingFile (issue 14 point 4)', () => {
 
 describe('interrupted call in the UI log (issue 14 point 4)', () => {
   it('a command asked, never answered, then resume_task: failed and marked interrupted, with no result', async () => {
-    const { tempDir, writeJson } = await import('./test-helpers')
+    const { tempDir, writeJson } = await import('../../../../tests/builders/cline/test-helpers')
     const h = tempDir()
     const src = join(HOMES[0]!.home, HOMES[0]!.storage, 'tasks/1797000100000')
     const ui = (JSON.parse(readFileSync(join(src, 'ui_messages.json'), 'utf8')) as Record<string, unknown>[]).map(({ conversationHistoryIndex: _c, ...m }) => m)

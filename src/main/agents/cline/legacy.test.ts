@@ -9,7 +9,7 @@ import { salvageJsonArray } from '../../util/json'
 import { NodeIds } from './common'
 import { cline, kiloCode, pearai, rooCode } from './index'
 import { apiHistoryToNodes } from './legacy-api'
-import { copyFixture, fingerprint, readHome, removeTempDirs, REPO, tempDir, writeJson } from './test-helpers'
+import { copyFixture, fingerprint, readHome, removeTempDirs, REPO, tempDir, writeJson } from '../../../../tests/builders/cline/test-helpers'
 
 afterAll(removeTempDirs)
 

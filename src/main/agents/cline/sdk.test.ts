@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { expectGolden } from '../../../../tests/helpers/golden'
 import { countPairedToolCalls } from '../../ir/build'
 import { cline } from './index'
-import { copyFixture, fingerprint, readHome, removeTempDirs, REPO, tempDir, writeJson } from './test-helpers'
+import { copyFixture, fingerprint, readHome, removeTempDirs, REPO, tempDir, writeJson } from '../../../../tests/builders/cline/test-helpers'
 
 afterAll(removeTempDirs)
 

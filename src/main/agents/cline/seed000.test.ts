@@ -11,8 +11,8 @@ import { countPairedToolCalls } from '../../ir/build'
 import { layoutForHome } from '../../platform'
 import { openSqliteReadOnly } from '../../util/sqlite'
 import { cline, kiloCode, pearai, rooCode } from './index'
-import { SEED000, writeSeed000Databases } from './seed000-fixture'
-import { CTX, fingerprint, readHome, removeTempDirs, REPO, tempDir } from './test-helpers'
+import { SEED000, writeSeed000Databases } from '../../../../tests/builders/cline/seed000-fixture'
+import { CTX, fingerprint, readHome, removeTempDirs, REPO, tempDir } from '../../../../tests/builders/cline/test-helpers'
 
 afterAll(removeTempDirs)
 

@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { countPairedToolCalls, summarize } from '../../ir/build'
 import { REPO_ROOT } from '../../../../tests/helpers/golden'
-import { readHome } from './testing'
+import { readHome } from '../../../../tests/builders/codex/testing'
 
 const ROOT = join(REPO_ROOT, 'fixtures', 'real', 'codex', 'handwritten')
 const ROLES = 'user,assistant,tool,assistant'

@@ -12,7 +12,7 @@ import { REPO_ROOT } from '../../../../tests/helpers/golden'
 import { snapshotTree } from '../../../../tests/helpers/snapshot'
 import { layoutForHome } from '../../platform'
 import { codex } from './index'
-import { readHome, testContext } from './testing'
+import { readHome, testContext } from '../../../../tests/builders/codex/testing'
 
 const REAL_HOME = join(REPO_ROOT, 'fixtures', 'real', 'codex', 'home')
 const made: string[] = []

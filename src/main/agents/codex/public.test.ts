@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { countPairedToolCalls } from '../../ir/build'
 import { REPO_ROOT, expectGolden } from '../../../../tests/helpers/golden'
-import { readFile } from './testing'
+import { readFile } from '../../../../tests/builders/codex/testing'
 
 const PUBLIC = join(REPO_ROOT, 'fixtures', 'public', 'codex')
 const read = (name: string) => readFile(join(PUBLIC, name))

@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SepiaError } from '../../../shared/api'
 import { countPairedToolCalls, summarize } from '../../ir/build'
-import { readFile } from './testing'
+import { readFile } from '../../../../tests/builders/codex/testing'
 
 let dir: string
 beforeAll(() => {

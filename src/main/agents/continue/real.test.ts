@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest'
 import { countPairedToolCalls } from '../../ir/build'
 import { expectGolden, REPO_ROOT } from '../../../../tests/helpers/golden'
 import { runCli } from '../../../../tests/helpers/cli-run'
-import { readHomeOf } from '../testing'
+import { readHomeOf } from '../../../../tests/builders/testing'
 import { continueAgent } from '.'
 
 const HOME = join(REPO_ROOT, 'fixtures', 'real', 'continue', 'home')

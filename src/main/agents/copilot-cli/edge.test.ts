@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
-import { readHomeOf } from '../testing'
+import { readHomeOf } from '../../../../tests/builders/testing'
 import { copilotCli } from '.'
 
 it('reports bad lines and unknown event types by file and line, and pairs results by toolCallId', async () => {

@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { countPairedToolCalls } from '../../ir/build'
 import { expectGolden, REPO_ROOT } from '../../../../tests/helpers/golden'
-import { readHomeOf } from '../testing'
+import { readHomeOf } from '../../../../tests/builders/testing'
 import { copilotCli } from '.'
 
 const ROOT = join(REPO_ROOT, 'fixtures', 'public-real', 'copilot-cli')

@@ -16,7 +16,7 @@ import { countPairedToolCalls } from '../../ir/build'
 import { expectGolden, REPO_ROOT } from '../../../../tests/helpers/golden'
 import { runCli } from '../../../../tests/helpers/cli-run'
 import { snapshotTree } from '../../../../tests/helpers/snapshot'
-import { readHomeOf } from '../testing'
+import { readHomeOf } from '../../../../tests/builders/testing'
 import { closeCrushDbs } from './db'
 import { crush } from '.'
 

@@ -10,9 +10,9 @@ import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { afterAll, describe, expect, it } from 'vitest'
 import { closeCursorSnapshots, cursor } from './index'
-import { cursorUserDir, tempHome } from './fixtures'
-import { OLD, writeCursorHome } from './fixtures-old'
-import { readGenerated } from './testing'
+import { cursorUserDir, tempHome } from '../../../../tests/builders/cursor/fixtures'
+import { OLD, writeCursorHome } from '../../../../tests/builders/cursor/fixtures-old'
+import { readGenerated } from '../../../../tests/builders/cursor/testing'
 
 const homes: { cleanup(): void }[] = []
 afterAll(() => {

@@ -6,10 +6,10 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { expectGolden } from '../../../../tests/helpers/golden'
 import { countPairedToolCalls, summarize } from '../../ir/build'
 import { closeCursorSnapshots, cursor } from './index'
-import { tempHome } from './fixtures'
-import { MODERN, MODERN_WS, writeModernStore } from './fixtures-modern'
-import { OLD, writeCursorHome, writeInlineStore, writeLegacyStore } from './fixtures-old'
-import { readGenerated, withoutHome } from './testing'
+import { tempHome } from '../../../../tests/builders/cursor/fixtures'
+import { MODERN, MODERN_WS, writeModernStore } from '../../../../tests/builders/cursor/fixtures-modern'
+import { OLD, writeCursorHome, writeInlineStore, writeLegacyStore } from '../../../../tests/builders/cursor/fixtures-old'
+import { readGenerated, withoutHome } from '../../../../tests/builders/cursor/testing'
 
 const homes: (() => void)[] = []
 function home(write: (h: string) => unknown): string {

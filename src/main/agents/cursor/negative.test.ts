@@ -4,9 +4,9 @@ import Database from 'better-sqlite3'
 import { afterAll, describe, expect, it } from 'vitest'
 import { expectGolden } from '../../../../tests/helpers/golden'
 import { closeCursorSnapshots, cursor } from './index'
-import { tempHome } from './fixtures'
-import { NEG, writeNegativeStore } from './fixtures-negative'
-import { readGenerated, withoutHome } from './testing'
+import { tempHome } from '../../../../tests/builders/cursor/fixtures'
+import { NEG, writeNegativeStore } from '../../../../tests/builders/cursor/fixtures-negative'
+import { readGenerated, withoutHome } from '../../../../tests/builders/cursor/testing'
 
 const t = tempHome()
 afterAll(() => {

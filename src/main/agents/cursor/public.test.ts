@@ -7,8 +7,8 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { REPO_ROOT, expectGolden } from '../../../../tests/helpers/golden'
 import { closeCursorSnapshots, cursor } from './index'
-import { closeDb, createStateDb, cursorUserDir, headers, put, putBubbles, tempHome, writeWorkspace } from './fixtures'
-import { readGenerated, withoutHome } from './testing'
+import { closeDb, createStateDb, cursorUserDir, headers, put, putBubbles, tempHome, writeWorkspace } from '../../../../tests/builders/cursor/fixtures'
+import { readGenerated, withoutHome } from '../../../../tests/builders/cursor/testing'
 
 const PUBLIC = join(REPO_ROOT, 'fixtures', 'public', 'cursor')
 const cleanups: (() => void)[] = []

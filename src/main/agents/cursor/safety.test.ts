@@ -9,13 +9,13 @@ import { dirname, join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { snapshotTree } from '../../../../tests/helpers/snapshot'
 import { closeCursorSnapshots, cursor } from './index'
-import { closeDb, createStateDb, cursorUserDir, headers, put, putBubbles, tempHome } from './fixtures'
-import { MODERN, writeModernStore } from './fixtures-modern'
-import { writeLegacyStore } from './fixtures-old'
+import { closeDb, createStateDb, cursorUserDir, headers, put, putBubbles, tempHome } from '../../../../tests/builders/cursor/fixtures'
+import { MODERN, writeModernStore } from '../../../../tests/builders/cursor/fixtures-modern'
+import { writeLegacyStore } from '../../../../tests/builders/cursor/fixtures-old'
 import { withSnapshot } from './common/snapshot'
 import { COMPOSER_SQL } from './global'
 import { BUBBLES_SQL } from './read-composer'
-import { readGenerated } from './testing'
+import { readGenerated } from '../../../../tests/builders/cursor/testing'
 
 const cleanups: (() => void)[] = []
 afterAll(() => {

@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { expectGolden } from '../../../../tests/helpers/golden'
 import { countPairedToolCalls, summarize } from '../../ir/build'
 import { closeDevinDbs } from './db'
-import { writeMainHome } from './fixtures-homes'
-import { type ReadHome, readHome, stable, tempHome } from './testing'
+import { writeMainHome } from '../../../../tests/builders/devin/fixtures-homes'
+import { type ReadHome, readHome, stable, tempHome } from '../../../../tests/builders/devin/testing'
 
 let home: string
 let r: ReadHome

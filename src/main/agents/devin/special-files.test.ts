@@ -7,9 +7,9 @@ import { readdirSync, rmSync, symlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { closeDevinDbs } from './db'
-import { storeDir } from './fixtures'
-import { writeMainHome } from './fixtures-homes'
-import { readHome, tempHome } from './testing'
+import { storeDir } from '../../../../tests/builders/devin/fixtures'
+import { writeMainHome } from '../../../../tests/builders/devin/fixtures-homes'
+import { readHome, tempHome } from '../../../../tests/builders/devin/testing'
 
 const homes: string[] = []
 afterAll(() => {

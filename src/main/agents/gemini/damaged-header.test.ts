@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { REPO_ROOT } from '../../../../tests/helpers/golden'
-import { readHome } from './testing'
+import { readHome } from '../../../../tests/builders/gemini/testing'
 
 const REAL = join(REPO_ROOT, 'fixtures', 'real', 'gemini', 'home')
 const CHATS = '.gemini/tmp/notes-app/chats'

@@ -11,7 +11,7 @@ import type { StoreRef } from '../types'
 import { sniffSessionId } from './discover'
 import { gemini } from './index'
 import { parseSavedChat } from './project'
-import { readHome, testContext } from './testing'
+import { readHome, testContext } from '../../../../tests/builders/gemini/testing'
 
 const ROOT = join(REPO_ROOT, 'fixtures', 'real', 'gemini', 'handwritten')
 const results = JSON.parse(readFileSync(join(ROOT, 'results.json'), 'utf8')) as { results: { folder: string; session_id: string; listed: boolean }[] }

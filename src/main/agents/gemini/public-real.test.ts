@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { countPairedToolCalls, summarize } from '../../ir/build'
 import { REPO_ROOT } from '../../../../tests/helpers/golden'
-import { readHome } from './testing'
+import { readHome } from '../../../../tests/builders/gemini/testing'
 
 const ROOT = join(REPO_ROOT, 'fixtures', 'public-real', 'gemini')
 

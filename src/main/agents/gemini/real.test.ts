@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { countPairedToolCalls, summarize } from '../../ir/build'
 import { REPO_ROOT, expectGolden } from '../../../../tests/helpers/golden'
-import { type ReadHome, readHome } from './testing'
+import { type ReadHome, readHome } from '../../../../tests/builders/gemini/testing'
 
 const REAL = join(REPO_ROOT, 'fixtures', 'real', 'gemini')
 const listed = JSON.parse(readFileSync(join(REAL, 'sessions.json'), 'utf8')) as { sessions: { scenario: string; id: string }[] }

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { countPairedToolCalls } from '../../ir/build'
 import { REPO_ROOT } from '../../../../tests/helpers/golden'
 import { snapshotTree } from '../../../../tests/helpers/snapshot'
-import { readHome } from './testing'
+import { readHome } from '../../../../tests/builders/gemini/testing'
 
 const REAL = join(REPO_ROOT, 'fixtures', 'real', 'gemini')
 const TOOLS = 'be4de2a3-6e23-4edb-b159-4ad1e07d6e97'

@@ -8,7 +8,7 @@ import { rmSync, symlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { countPairedToolCalls } from '../../ir/build'
-import { header, jsonl, makeHome, readHome } from './testing'
+import { header, jsonl, makeHome, readHome } from '../../../../tests/builders/gemini/testing'
 
 const homes: string[] = []
 afterAll(() => {

@@ -13,7 +13,7 @@ import { countPairedToolCalls } from '../../ir/build'
 import { expectGolden, REPO_ROOT } from '../../../../tests/helpers/golden'
 import { snapshotTree } from '../../../../tests/helpers/snapshot'
 import { runCli } from '../../../../tests/helpers/cli-run'
-import { readHomeOf } from '../testing'
+import { readHomeOf } from '../../../../tests/builders/testing'
 import { goose } from '.'
 
 const SESSIONS = join('.local', 'share', 'goose', 'sessions')

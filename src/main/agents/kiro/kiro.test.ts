@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { expectGolden, REPO_ROOT } from '../../../../tests/helpers/golden'
 import { runCli } from '../../../../tests/helpers/cli-run'
-import { readHomeOf } from '../testing'
+import { readHomeOf } from '../../../../tests/builders/testing'
 import { kiro } from '.'
 
 const HOME = join(REPO_ROOT, 'fixtures', 'built', 'kiro', 'home')

@@ -10,7 +10,7 @@ import { countPairedToolCalls, summarize } from '../../ir/build'
 import { REPO_ROOT, expectGolden } from '../../../../tests/helpers/golden'
 import type { AgentDefinition } from '../types'
 import { closeStoreDbs, kiloCodeCli, opencode } from './index'
-import { type ReadHome, readHome, testContext } from './testing'
+import { type ReadHome, readHome, testContext } from '../../../../tests/builders/opencode/testing'
 
 interface Family {
   name: 'opencode' | 'kilo'

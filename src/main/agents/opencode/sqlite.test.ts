@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { REPO_ROOT } from '../../../../tests/helpers/golden'
 import { closeStoreDbs, kiloCodeCli, opencode } from './index'
-import { readHome, snapshotTree } from './testing'
+import { readHome, snapshotTree } from '../../../../tests/builders/opencode/testing'
 
 const REAL_DB = join(REPO_ROOT, 'fixtures/real/opencode/home/.local/share/opencode/opencode.db')
 const QA = 'ses_dd4b9de86ffeUbdelA1z3AtxuC'

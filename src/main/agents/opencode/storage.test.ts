@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { countPairedToolCalls, summarize } from '../../ir/build'
 import { REPO_ROOT } from '../../../../tests/helpers/golden'
 import { closeStoreDbs, opencode } from './index'
-import { readHome } from './testing'
+import { readHome } from '../../../../tests/builders/opencode/testing'
 
 const PUBLIC = join(REPO_ROOT, 'fixtures', 'public', 'opencode')
 const temps: string[] = []

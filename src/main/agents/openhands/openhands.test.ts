@@ -11,7 +11,7 @@ import { countPairedToolCalls } from '../../ir/build'
 import { expectGolden, REPO_ROOT } from '../../../../tests/helpers/golden'
 import { snapshotTree } from '../../../../tests/helpers/snapshot'
 import { runCli } from '../../../../tests/helpers/cli-run'
-import { readHomeOf } from '../testing'
+import { readHomeOf } from '../../../../tests/builders/testing'
 import { openhands } from '.'
 
 const HOME = join(REPO_ROOT, 'fixtures', 'built', 'openhands', 'home')

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import type { TimelineRow } from '../../../../shared/timeline'
 import { layoutForHome } from '../../../platform'
 import { cline } from '../index'
-import { removeTempDirs, tempDir, writeJson } from '../test-helpers'
+import { removeTempDirs, tempDir, writeJson } from '../../../../../tests/builders/cline/test-helpers'
 import { clineFamilyTimeline } from './index'
 
 afterAll(removeTempDirs)

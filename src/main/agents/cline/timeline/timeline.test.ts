@@ -11,8 +11,8 @@ import type { TimelineRow } from '../../../../shared/timeline'
 import { layoutForHome } from '../../../platform'
 import { naturalOrder } from '../../../timeline/sort'
 import { cline, rooCode } from '../index'
-import { SEED000 } from '../seed000-fixture'
-import { REPO, removeTempDirs, tempDir, writeJson } from '../test-helpers'
+import { SEED000 } from '../../../../../tests/builders/cline/seed000-fixture'
+import { REPO, removeTempDirs, tempDir, writeJson } from '../../../../../tests/builders/cline/test-helpers'
 import { clineFamilyTimeline, type ClineTimelineOptions } from './index'
 
 afterAll(removeTempDirs)

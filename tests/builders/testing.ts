@@ -2,9 +2,9 @@
  * Test helper shared by the readers' tests: discover, read and link every session of one agent
  * under a home folder, the way the library does (discover → read each ref → link).
  */
-import type { Diagnostic, HomeOs, Session } from '../../shared/ir'
-import { layoutForHome } from '../platform'
-import type { AgentDefinition, ReadContext, StoreRef } from './types'
+import type { Diagnostic, HomeOs, Session } from '../../src/shared/ir'
+import { layoutForHome } from '../../src/main/platform'
+import type { AgentDefinition, ReadContext, StoreRef } from '../../src/main/agents/types'
 
 /** A fixed clock for tests (ms since epoch). */
 export const testContext: ReadContext = { now: () => 0 }

@@ -9,9 +9,9 @@ import { createHash } from 'node:crypto'
 import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { LibraryService, type OpenHome } from '../library'
-import type { AgentDefinition } from '../agents/types'
-import { layoutForHome } from '../platform'
+import { LibraryService, type OpenHome } from '../../../src/main/library'
+import type { AgentDefinition } from '../../../src/main/agents/types'
+import { layoutForHome } from '../../../src/main/platform'
 
 /** A fresh temp folder (real path). */
 export function tempDir(prefix: string): string {

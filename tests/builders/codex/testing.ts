@@ -2,11 +2,11 @@
  * Test helper: discover, read and link every Codex session under a home folder, the way the
  * library does (discover → read each ref → link). Used by this folder's tests only.
  */
-import type { Session } from '../../../shared/ir'
+import type { Session } from '../../../src/shared/ir'
 import { readHomeOf, testContext, type ReadHome } from '../testing'
-import type { StoreRef } from '../types'
-import { codex } from './index'
-import { FORMAT } from './read'
+import type { StoreRef } from '../../../src/main/agents/types'
+import { codex } from '../../../src/main/agents/codex/index'
+import { FORMAT } from '../../../src/main/agents/codex/read'
 
 export { testContext, type ReadHome } from '../testing'
 

@@ -3,14 +3,14 @@
  * matrix in `resume/`): every session the real agent CLIs wrote into `fixtures/real/<agent>/home`
  * (copied from shared/samples/real), and the committed Cursor IDE, Cursor agent CLI and Devin homes
  * `fixtures/generated/<name>/home` built from their documented shapes (scripts/make-fixture-homes.ts,
- * src/main/agents/generated-homes.ts; no real store of these agents exists here). Test and harness
+ * tests/builders/generated-homes.ts; no real store of these agents exists here). Test and harness
  * code only.
  */
 import { join } from 'node:path'
-import type { AgentId, Session } from '../../shared/ir'
-import { agentById } from '../agents/registry'
-import { findAppRoot } from '../context'
-import { layoutForHome } from '../platform'
+import type { AgentId, Session } from '../../src/shared/ir'
+import { agentById } from '../../src/main/agents/registry'
+import { findAppRoot } from '../../src/main/context'
+import { layoutForHome } from '../../src/main/platform'
 
 /** One source of sample sessions. `label` names the store (Cline's SDK and legacy stores apart). */
 export interface FixtureSource {

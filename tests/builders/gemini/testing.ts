@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { readHomeOf, type ReadHome } from '../testing'
-import { gemini } from './index'
+import { gemini } from '../../../src/main/agents/gemini/index'
 
 export { testContext, type ReadHome } from '../testing'
 

@@ -11,7 +11,7 @@
 import Database from 'better-sqlite3'
 import { mkdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { indexText } from './secondary/search-index'
+import { indexText } from '../../../src/main/agents/cline/secondary/search-index'
 
 /** Session ids of the fixture. */
 export const SEED000 = {

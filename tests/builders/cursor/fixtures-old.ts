@@ -6,7 +6,7 @@
  * Tests only; see FIXTURES.md.
  */
 import { join } from 'node:path'
-import type { HomeOs } from '../../../shared/ir'
+import type { HomeOs } from '../../../src/shared/ir'
 import { closeDb, createStateDb, cursorUserDir, lexical, put, writeWorkspace } from './fixtures'
 import { writeModernStore } from './fixtures-modern'
 

@@ -8,7 +8,7 @@
  * (shared/formats/cursor-devin-atif-acp.md §A, §B, §C, §F), never recorded. Harness code only.
  */
 import { join } from 'node:path'
-import type { AgentId } from '../../shared/ir'
+import type { AgentId } from '../../src/shared/ir'
 import { writeNegativeStore } from './cursor/fixtures-negative'
 import { writeCursorHome } from './cursor/fixtures-old'
 import { writeAgentHome } from './cursor-agent/fixtures-home'

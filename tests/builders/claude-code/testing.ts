@@ -3,7 +3,7 @@
  * the app does (discover → read each ref → link). Used by this folder's tests only.
  */
 import { readHomeOf, type ReadHome } from '../testing'
-import { claudeCode } from './index'
+import { claudeCode } from '../../../src/main/agents/claude-code/index'
 
 export { testContext, type ReadHome } from '../testing'
 

@@ -8,12 +8,12 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, stat
 import { tmpdir } from 'node:os'
 import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import type { Diagnostic, Session } from '../../../shared/ir'
-import { layoutForHome } from '../../platform'
-import type { AgentDefinition, ReadContext, StoreRef } from '../types'
+import type { Diagnostic, Session } from '../../../src/shared/ir'
+import { layoutForHome } from '../../../src/main/platform'
+import type { AgentDefinition, ReadContext, StoreRef } from '../../../src/main/agents/types'
 
-/** Repository root (four folders above this file). */
-export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..')
+/** Repository root (three folders above this file). */
+export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..')
 
 /** A fixed clock for readers. */
 export const CTX: ReadContext = { now: () => 1_800_000_000_000 }

@@ -3,9 +3,9 @@
  * discover → read → link under a generated home, and IR JSON with the temporary home replaced by
  * `<home>` so goldens do not depend on where the fixture was written.
  */
-import type { HomeOs, Session } from '../../../shared/ir'
-import { layoutForHome } from '../../platform'
-import type { AgentDefinition, DiscoverResult, ReadContext, StoreRef } from '../types'
+import type { HomeOs, Session } from '../../../src/shared/ir'
+import { layoutForHome } from '../../../src/main/platform'
+import type { AgentDefinition, DiscoverResult, ReadContext, StoreRef } from '../../../src/main/agents/types'
 
 /** A fixed clock for tests (ms since epoch). */
 export const testContext: ReadContext = { now: () => 0 }

@@ -14,9 +14,9 @@ import Database from 'better-sqlite3'
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { MIGRATIONS, SCHEMA_17 } from './schema'
+import { MIGRATIONS, SCHEMA_17 } from '../../../src/main/agents/devin/schema'
 
-export { MIGRATIONS, SCHEMA_17 } from './schema'
+export { MIGRATIONS, SCHEMA_17 } from '../../../src/main/agents/devin/schema'
 
 /**
  * An older store (around migration 6, before `main_chain_id`, `hidden`, `title`, session

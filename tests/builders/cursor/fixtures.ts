@@ -8,7 +8,7 @@ import Database from 'better-sqlite3'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { HomeOs } from '../../../shared/ir'
+import type { HomeOs } from '../../../src/shared/ir'
 
 /** A value to store: an object/array (JSON text), a raw string, a Buffer (BLOB) or null (SQL NULL). */
 export type KvValue = unknown

@@ -7,10 +7,10 @@ import { createHash } from 'node:crypto'
 import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
-import type { Diagnostic, HomeOs, Session } from '../../../shared/ir'
-import { layoutForHome } from '../../platform'
-import type { ReadContext, StoreRef } from '../types'
-import { devin } from './index'
+import type { Diagnostic, HomeOs, Session } from '../../../src/shared/ir'
+import { layoutForHome } from '../../../src/main/platform'
+import type { ReadContext, StoreRef } from '../../../src/main/agents/types'
+import { devin } from '../../../src/main/agents/devin/index'
 
 /** A fixed clock. */
 export const CTX: ReadContext = { now: () => 1_800_000_000_000 }

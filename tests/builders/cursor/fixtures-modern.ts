@@ -7,7 +7,7 @@
  * Composer A is the §A7 recipe. Tests only; see FIXTURES.md.
  */
 import { join } from 'node:path'
-import type { HomeOs } from '../../../shared/ir'
+import type { HomeOs } from '../../../src/shared/ir'
 import { closeDb, createStateDb, cursorUserDir, headers, lexical, put, putBubbles, writeWorkspace } from './fixtures'
 
 /** Composer ids of the modern store. */

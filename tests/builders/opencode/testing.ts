@@ -6,9 +6,9 @@
 import { createHash } from 'node:crypto'
 import { readFileSync, readdirSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
-import type { Diagnostic, Session } from '../../../shared/ir'
-import { layoutForHome } from '../../platform'
-import type { AgentDefinition, ReadContext, StoreRef } from '../types'
+import type { Diagnostic, Session } from '../../../src/shared/ir'
+import { layoutForHome } from '../../../src/main/platform'
+import type { AgentDefinition, ReadContext, StoreRef } from '../../../src/main/agents/types'
 
 /** A fixed clock for tests (ms since epoch). */
 export const testContext: ReadContext = { now: () => 0 }

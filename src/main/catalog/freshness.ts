@@ -20,7 +20,9 @@
  * Races: every value is observed before the reads that make the catalog hold what it holds — the
  * folders, side files and already-known session files before discovery, new session files right
  * after discovery (they are read after that) — so a change after an observation shows in the next
- * check. A snapshot is not kept when a session of that agent could not be read (the next refresh
+ * check. The CLI may observe the signatures earlier, on a worker started with the process
+ * (`early-freshness.ts`): still after the command started and before the refresh decides, and the
+ * answer is used only for the exact snapshot text the refresh read, so the same holds. A snapshot is not kept when a session of that agent could not be read (the next refresh
  * tries again) and keeps the discovery's diagnostics, which a skipped discovery reports again.
  * Agents without {@link FreshnessDeps} (or with `projectFolders`, which depend on the catalog) are
  * discovered every time.

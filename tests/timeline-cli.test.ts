@@ -38,6 +38,6 @@ describe('sepia timeline', () => {
     expect((await run('timeline', '--home', HOME, '--csv', '--jsonl')).code).toBe(2)
     const r = await run('timeline', '--home', HOME, '--agent', 'vim')
     expect(r.code).toBe(1)
-    expect(r.err).toContain('"vim" is not an agent Sepia knows.')
+    expect(r.err).toContain('"vim" is not an agent id.')
   })
 })

@@ -24,16 +24,15 @@
  * Nothing here runs in the Electron app: only the CLI entry starts it.
  */
 import { existsSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import { availableParallelism, homedir, loadavg } from 'node:os'
 import { join, resolve } from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import type { Diagnostic } from '../../shared/ir'
 import { defaultAppDataDir } from '../context'
 import { homesFromArgv } from '../host'
 import { resolveHome } from '../platform/home'
 import { checkEntriesShared, parseSnapshot, sharedOutcome } from './freshness'
+import { builtWorkerFile, sourceWorkerCode } from '../util/worker-entry'
 
 /** The CLI commands whose first refresh takes the early answers (the others start no worker). */
 export const EARLY_COMMANDS: ReadonlySet<string> = new Set(['list', 'search', 'show', 'usage', 'timeline'])
@@ -180,17 +179,11 @@ function newWorker(job: EarlyJob, workerFile?: string): Worker | undefined {
   if (workerFile) return new Worker(workerFile, options)
   if (here.endsWith('.ts')) {
     // From the TypeScript sources (tests, tsx): the worker goes through tsx's loader too.
-    const target = new URL('./early-freshness-worker.ts', here).href
-    const tsxApi = pathToFileURL(createRequire(here).resolve('tsx/esm/api').replace(/index\.cjs$/, 'index.mjs')).href
-    const code = `import(${JSON.stringify(tsxApi)}).then((m) => { m.register(); return import(${JSON.stringify(target)}) })`
-    return new Worker(code, { ...options, eval: true })
+    return new Worker(sourceWorkerCode(here, './early-freshness-worker.ts'), { ...options, eval: true })
   }
   // Beside this entry (out/main/early-freshness.js), or one folder up when the bundler put this module in a chunk.
-  for (const rel of ['./early-freshness-worker.js', '../early-freshness-worker.js']) {
-    const p = fileURLToPath(new URL(rel, here))
-    if (existsSync(p)) return new Worker(p, options)
-  }
-  return undefined
+  const built = builtWorkerFile(here, 'early-freshness-worker.js')
+  return built ? new Worker(built, options) : undefined
 }
 
 /** Resolves when `ready()` holds after a message of the worker or its end, or after the timeout. */

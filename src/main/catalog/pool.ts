@@ -4,10 +4,8 @@
  * it is `worker.ts`, loaded through tsx's loader. When no worker can be started, callers fall
  * back to indexing on the calling thread.
  */
-import { existsSync } from 'node:fs'
-import { createRequire } from 'node:module'
-import { fileURLToPath, pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
+import { builtWorkerFile, sourceWorkerCode } from '../util/worker-entry'
 import type { StoreRef } from '../agents/types'
 import type { IndexedRef } from './indexer'
 import type { WorkerJob } from './worker'
@@ -26,17 +24,11 @@ type WorkerMessage = { type: 'item'; item: IndexedRef } | { type: 'listed' } | {
 export const WORKER_HEAP_MB = 512
 
 /**
- * The built worker file for a bundled module at `here` (a file: URL), or undefined. The bundler
- * (electron-vite / Rollup) may put this module in `out/main/chunks/host-*.js` while the worker
- * entry is `out/main/catalog-worker.js`, so the module's own folder and its parent are both
- * looked in (issue 15: the built bundle never started its workers).
+ * The built worker file for a bundled module at `here` (a file: URL), or undefined: `catalog-worker.js`
+ * in the module's folder or its parent (`builtWorkerFile`, util/worker-entry.ts).
  */
 export function builtWorkerPath(here: string): string | undefined {
-  for (const rel of ['./catalog-worker.js', '../catalog-worker.js']) {
-    const p = fileURLToPath(new URL(rel, here))
-    if (existsSync(p)) return p
-  }
-  return undefined
+  return builtWorkerFile(here, 'catalog-worker.js')
 }
 
 /** With SEPIA_DEBUG_WORKERS=1, one line on stderr says how indexing runs (tests read it). */
@@ -74,9 +66,7 @@ export function startWorker(): Worker | undefined {
   const resourceLimits = { maxOldGenerationSizeMb: WORKER_HEAP_MB }
   try {
     if (here.endsWith('.ts')) {
-      const target = new URL('./worker.ts', here).href
-      const tsxApi = pathToFileURL(createRequire(here).resolve('tsx/esm/api').replace(/index\.cjs$/, 'index.mjs')).href
-      const code = `import(${JSON.stringify(tsxApi)}).then((m) => { m.register(); return import(${JSON.stringify(target)}) })`
+      const code = sourceWorkerCode(here, './worker.ts')
       report('started (sources)')
       return watched(new Worker(code, { eval: true, resourceLimits, execArgv: workerExecArgv() }))
     }

@@ -5,21 +5,17 @@
  * copies of the real fixture homes (as in `freshness.test.ts`); the worker runs from the sources.
  */
 import Database from 'better-sqlite3'
-import { appendFileSync, cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { AGENTS } from '../agents/registry'
-import type { AgentDefinition } from '../agents/types'
-import { LibraryService } from '../library'
-import { layoutForHome } from '../platform'
 import { searchCatalog } from '../search/search'
 import { EARLY_CATALOG_FILE, earlyFreshnessReport, resetEarlyFreshness, startEarlyCheck, startEarlyFreshness, whenEarlyDone } from './early-freshness'
 import { snapshotKey, type FreshnessSnapshot } from './freshness'
 import { CATALOG_FILE } from './schema'
+import { appendUserLine as appendFixtureLine, copyFreshHome, FRESH_SESSION, listFresh, openFresh } from '../../../tests/helpers/fresh-home'
 
-const FIXTURES = join(import.meta.dirname, '..', '..', '..', 'fixtures', 'real')
-const SESSION = '59d2b1d8-139c-406e-9af8-d7379d3f42fd'
+const SESSION = FRESH_SESSION
 
 let dir: string
 let home: string
@@ -31,10 +27,7 @@ beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'sepia-early-'))
   home = join(dir, 'home')
   dbPath = join(dir, 'data', CATALOG_FILE)
-  cpSync(join(FIXTURES, 'claude-code', 'home'), home, { recursive: true })
-  cpSync(join(FIXTURES, 'cline-legacy', 'home'), home, { recursive: true })
-  const projects = join(home, '.claude', 'projects')
-  projectDir = join(projects, readdirSync(projects)[0]!)
+  projectDir = copyFreshHome(home)
 })
 afterEach(() => {
   resetEarlyFreshness()
@@ -42,23 +35,10 @@ afterEach(() => {
 })
 
 /** A library on the catalog: Claude Code and Cline (both keep snapshots), discoveries counted. */
-async function open(): Promise<{ lib: LibraryService; discoveries: Map<string, number> }> {
-  const discoveries = new Map<string, number>()
-  const agents: AgentDefinition[] = AGENTS.filter((a) => a.id === 'claude-code' || a.id === 'cline').map((a) => ({
-    ...a,
-    discover: (layout, ctx) => (discoveries.set(a.id, (discoveries.get(a.id) ?? 0) + 1), a.discover(layout, ctx)),
-  }))
-  const lib = new LibraryService([{ layout: await layoutForHome({ home }), isDemo: false }], agents, { now: Date.now }, { refreshFirstLoad: true, workers: 0, catalogPath: dbPath })
-  return { lib, discoveries }
-}
+const open = () => openFresh(home, dbPath)
 
 /** `sepia list`: a fresh library's first load. */
-async function list(): Promise<{ sessions: Awaited<ReturnType<LibraryService['load']>>['sessions']; discoveries: Map<string, number> }> {
-  const { lib, discoveries } = await open()
-  const library = await lib.load()
-  await lib.close()
-  return { sessions: library.sessions, discoveries }
-}
+const list = () => listFresh(home, dbPath)
 
 /** A new CLI process: its early check started (a new module state), then its first list. */
 async function listWithEarlyCheck(workerFile?: string): Promise<Awaited<ReturnType<typeof list>>> {
@@ -67,22 +47,7 @@ async function listWithEarlyCheck(workerFile?: string): Promise<Awaited<ReturnTy
   return list()
 }
 
-function appendUserLine(text: string): void {
-  const file = join(projectDir, `${SESSION}.jsonl`)
-  const lines = readFileSync(file, 'utf8').trimEnd().split('\n')
-  const last = lines.map((l) => JSON.parse(l) as { uuid?: string; timestamp?: string; cwd?: string }).filter((r) => r.uuid && r.timestamp).pop()!
-  const line = {
-    parentUuid: last.uuid,
-    isSidechain: false,
-    type: 'user',
-    message: { role: 'user', content: text },
-    uuid: '00000000-0000-4000-8000-000000000002',
-    timestamp: new Date(Date.parse(last.timestamp!) + 60_000).toISOString(),
-    cwd: last.cwd,
-    sessionId: SESSION,
-  }
-  appendFileSync(file, JSON.stringify(line) + '\n')
-}
+const appendUserLine = (text: string): void => appendFixtureLine(projectDir, text, '00000000-0000-4000-8000-000000000002')
 
 const keys = (): { claude: string; cline: string } => ({ claude: snapshotKey(home, 'claude-code'), cline: snapshotKey(home, 'cline') })
 const ids = (sessions: { agent: string; id: string; messageCount: number }[]): string[] => sessions.map((s) => `${s.agent}/${s.id}/${s.messageCount}`).sort()

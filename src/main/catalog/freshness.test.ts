@@ -4,19 +4,15 @@
  * snapshot (issue 15: results stay whole). Homes are copies of the real fixture homes; the
  * expected counts come from the raw files (lines appended, files added or removed here).
  */
-import { appendFileSync, cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { AGENTS } from '../agents/registry'
-import type { AgentDefinition } from '../agents/types'
-import { LibraryService } from '../library'
-import { layoutForHome } from '../platform'
 import { searchCatalog } from '../search/search'
 import { depsKey, recordDeps, unchanged, type FreshnessSnapshot } from './freshness'
+import { appendUserLine as appendFixtureLine, copyFreshHome, FRESH_SESSION, listFresh, openFresh } from '../../../tests/helpers/fresh-home'
 
-const FIXTURES = join(import.meta.dirname, '..', '..', '..', 'fixtures', 'real')
-const SESSION = '59d2b1d8-139c-406e-9af8-d7379d3f42fd'
+const SESSION = FRESH_SESSION
 
 let dir: string
 let home: string
@@ -25,49 +21,18 @@ let projectDir: string
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'sepia-fresh-'))
   home = join(dir, 'home')
-  cpSync(join(FIXTURES, 'claude-code', 'home'), home, { recursive: true })
-  cpSync(join(FIXTURES, 'cline-legacy', 'home'), home, { recursive: true })
-  const projects = join(home, '.claude', 'projects')
-  projectDir = join(projects, readdirSync(projects)[0]!)
+  projectDir = copyFreshHome(home)
 })
 afterEach(() => rmSync(dir, { recursive: true, force: true }))
 
 /** A new process on the same catalog: Claude Code and Cline with their snapshots, discoveries counted. */
-async function open(): Promise<{ lib: LibraryService; discoveries: Map<string, number> }> {
-  const discoveries = new Map<string, number>()
-  const agents: AgentDefinition[] = AGENTS.filter((a) => a.id === 'claude-code' || a.id === 'cline').map((a) => ({
-    ...a,
-    discover: (layout, ctx) => (discoveries.set(a.id, (discoveries.get(a.id) ?? 0) + 1), a.discover(layout, ctx)),
-  }))
-  const lib = new LibraryService([{ layout: await layoutForHome({ home }), isDemo: false }], agents, { now: Date.now }, { refreshFirstLoad: true, workers: 0, catalogPath: join(dir, 'data', 'catalog.sqlite') })
-  return { lib, discoveries }
-}
+const open = () => openFresh(home, join(dir, 'data', 'catalog.sqlite'))
 
 /** `sepia list`: a fresh library's first load. */
-async function list(): Promise<{ sessions: Awaited<ReturnType<LibraryService['load']>>['sessions']; discoveries: Map<string, number> }> {
-  const { lib, discoveries } = await open()
-  const library = await lib.load()
-  await lib.close()
-  return { sessions: library.sessions, discoveries }
-}
+const list = () => listFresh(home, join(dir, 'data', 'catalog.sqlite'))
 
 /** A user line appended to the fixture transcript: its parent is the file's last line with a uuid and a time. */
-function appendUserLine(text: string): void {
-  const file = join(projectDir, `${SESSION}.jsonl`)
-  const lines = readFileSync(file, 'utf8').trimEnd().split('\n')
-  const last = lines.map((l) => JSON.parse(l) as { uuid?: string; timestamp?: string; cwd?: string }).filter((r) => r.uuid && r.timestamp).pop()!
-  const line = {
-    parentUuid: last.uuid,
-    isSidechain: false,
-    type: 'user',
-    message: { role: 'user', content: text },
-    uuid: '00000000-0000-4000-8000-000000000001',
-    timestamp: new Date(Date.parse(last.timestamp!) + 60_000).toISOString(),
-    cwd: last.cwd,
-    sessionId: SESSION,
-  }
-  appendFileSync(file, JSON.stringify(line) + '\n')
-}
+const appendUserLine = (text: string): void => appendFixtureLine(projectDir, text, '00000000-0000-4000-8000-000000000001')
 
 describe('freshness snapshot', () => {
   it('a warm list discovers nothing when nothing changed, and lists the same sessions', async () => {

@@ -3,18 +3,13 @@
  * sessions of a warm catalog whose files did not change, the old rows stay listed until then, and
  * archived rows are left alone. Homes are copies of the real fixture homes.
  */
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { AGENTS } from '../agents/registry'
-import type { AgentDefinition } from '../agents/types'
-import { LibraryService } from '../library'
-import { layoutForHome } from '../platform'
 import { READER_SOURCES, READERS_META, readersKey, readersSourceHash, staleReadsOnReaderChange } from './reader-key'
 import { openCatalog } from './schema'
-
-const FIXTURES = join(import.meta.dirname, '..', '..', '..', 'fixtures', 'real')
+import { copyFreshHome, listFresh } from '../../../tests/helpers/fresh-home'
 
 let dir: string
 let home: string
@@ -23,23 +18,15 @@ let catalogPath: string
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'sepia-readers-'))
   home = join(dir, 'home')
-  cpSync(join(FIXTURES, 'claude-code', 'home'), home, { recursive: true })
-  cpSync(join(FIXTURES, 'cline-legacy', 'home'), home, { recursive: true })
+  copyFreshHome(home)
   catalogPath = join(dir, 'data', 'catalog.sqlite')
 })
 afterEach(() => rmSync(dir, { recursive: true, force: true }))
 
 /** A fresh process's `sepia list` on the catalog; counts the sessions each agent read. */
 async function list(): Promise<{ sessions: number; reads: number; titles: string[] }> {
-  let reads = 0
-  const agents: AgentDefinition[] = AGENTS.filter((a) => a.id === 'claude-code' || a.id === 'cline').map((a) => ({
-    ...a,
-    read: (ref, ctx) => (reads++, a.read(ref, ctx)),
-  }))
-  const lib = new LibraryService([{ layout: await layoutForHome({ home }), isDemo: false }], agents, { now: Date.now }, { refreshFirstLoad: true, workers: 0, catalogPath })
-  const library = await lib.load()
-  await lib.close()
-  return { sessions: library.sessions.length, reads, titles: library.sessions.map((s) => s.title ?? '').sort() }
+  const r = await listFresh(home, catalogPath)
+  return { sessions: r.sessions.length, reads: [...r.reads.values()].reduce((a, b) => a + b, 0), titles: r.sessions.map((s) => s.title ?? '').sort() }
 }
 
 function setReadersMeta(value: string | undefined): void {

@@ -4,7 +4,7 @@
 // "N passed, N failed, N skipped" for CI.
 import { spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -40,13 +40,17 @@ function sideFiles() {
 }
 const sideBefore = sideFiles()
 
-const report = join(mkdtempSync(join(tmpdir(), 'sepia-test-')), 'vitest.json')
+// The tests' own temp files go in one run folder that tests/setup/global.ts removes; this one
+// (Vitest's JSON report) is removed here once read.
+const reportDir = mkdtempSync(join(tmpdir(), 'sepia-test-'))
+const report = join(reportDir, 'vitest.json')
 const status = run('tests', node, [pkgFile('vitest/vitest.mjs'), 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...process.argv.slice(2)])
 if (existsSync(report)) {
   const r = JSON.parse(readFileSync(report, 'utf8'))
   const skipped = (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0)
   console.log(`\n${r.numPassedTests} passed, ${r.numFailedTests} failed, ${skipped} skipped`)
 }
+rmSync(reportDir, { recursive: true, force: true })
 // Nothing may open a fixture database in place: no -wal/-shm/-journal may appear under fixtures/,
 // and the ones a fixture holds on purpose (a real store whose data sits only in its -wal,
 // fixtures/public-real/crush/exabgp-wal-only) keep their bytes.

@@ -4,7 +4,7 @@
  * yet, and "Report a problem" (a masked copy of one file). Counts come from an independent
  * reading of the raw files written or copied here.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -68,6 +68,51 @@ describe('sepia doctor', () => {
     expect(text.out.split('\n')[0]).toBe(report.summary)
     expect(text.out).toContain(`skipped: 2 "brand-new-kind" records of a kind Sepia does not read yet (first at ${file}:${unknownLines[0]})`)
     expect(text.out).toContain(`no result recorded: 1 tool call (Bash) in session ${SID}`)
+  })
+
+  it('counts a session whose reader skipped a JSONL line (jsonLineObject, a warning) as read in part', async () => {
+    // Pi and Qwen Code read their lines through jsonLineObject; one session of each gets a line
+    // that is not a JSON object and a last line cut short (a crash mid-write).
+    const home = mkdtempSync(join(tmpdir(), 'sepia-doctor-skip-'))
+    temps.push(home)
+    for (const agent of ['pi', 'qwen-code']) cpSync(join(ROOT, 'fixtures/real', agent, 'home'), home, { recursive: true })
+    const piDir = join(home, '.pi/agent/sessions/--home-pat-src-todo-cli--')
+    const piFile = join(piDir, readdirSync(piDir).sort()[0]!)
+    const qwenDir = join(home, '.qwen/projects/-home-lin-src-notes-app/chats')
+    const qwenFile = join(qwenDir, readdirSync(qwenDir).sort()[0]!)
+    const damaged = [
+      { agent: 'pi', file: piFile, id: (JSON.parse(readFileSync(piFile, 'utf8').split('\n')[0]!) as { id: string }).id },
+      { agent: 'qwen-code', file: qwenFile, id: (JSON.parse(readFileSync(qwenFile, 'utf8').split('\n')[0]!) as { sessionId: string }).sessionId },
+    ]
+
+    const clean = JSON.parse((await run('doctor', '--home', home, '--json')).out) as HealthReport
+    expect(clean.totals.partialSessions).toBe(0)
+
+    const at = new Map<string, number>()
+    for (const d of damaged) {
+      const n = readFileSync(d.file, 'utf8').split('\n').filter((l) => l !== '').length
+      appendFileSync(d.file, '[1,2]\n{"type":"mess')
+      at.set(d.agent, n + 1)
+    }
+    const r = await run('doctor', '--home', home, '--json')
+    expect(r.code).toBe(0)
+    const report = JSON.parse(r.out) as HealthReport
+    for (const d of damaged) {
+      const a = report.homes[0]!.agents.find((x) => x.agent === d.agent)!
+      const line = at.get(d.agent)!
+      expect(a.sessions).toBe(clean.homes[0]!.agents.find((x) => x.agent === d.agent)!.sessions)
+      expect(a.partialSessions.map((p) => [p.sessionId, p.problems.map((q) => [q.path, q.line, q.message])])).toEqual([
+        [d.id, [[d.file, line, 'line is not a JSON object; skipped'], [d.file, line + 1, 'line is not JSON (cut short?); skipped']]],
+      ])
+    }
+    expect(report.totals.partialSessions).toBe(2)
+    expect(report.summary).toContain('2 sessions were read only in part')
+
+    const text = await run('doctor', '--home', home)
+    for (const d of damaged) {
+      expect(text.out).toContain(`read in part: session ${d.id}`)
+      expect(text.out).toContain(`${d.file}:${at.get(d.agent)! + 1}: line is not JSON (cut short?); skipped`)
+    }
   })
 
   it('Gemini public-real: every message counted, none unknown', async () => {

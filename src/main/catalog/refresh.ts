@@ -393,7 +393,8 @@ export class Refresher {
    * then goes on writing those rows itself. Resolves when every session row is written, with
    * `rows`: a promise that settles when the message rows are written too (undefined when they
    * were written as they were read). Sessions still pending then (a worker that died, a spill that
-   * could not be written) are read again on this thread, the one-pass way.
+   * could not be written) are read again on this thread, the one-pass way, and their groups
+   * linked again (the link pass ran before the rows).
    */
   private workerCount(): number {
     return this.options.workers ?? Math.min(4, availableParallelism())
@@ -445,7 +446,15 @@ export class Refresher {
           // Still pending (a spill cut short or not writable): read again, the one-pass way.
           const pending = this.store.pendingRowKeys()
           const left = pending.size > 0 ? refs.filter((r) => pending.has(`${r.home}\u0000${r.agent}\u0000${r.sessionId}`)) : []
-          if (left.length > 0) await indexRefs(left, (id) => byId.get(id)!, this.store, this.ctx, () => undefined)
+          if (left.length > 0) {
+            await indexRefs(left, (id) => byId.get(id)!, this.store, this.ctx, () => undefined)
+            // Written whole again after the link pass: their groups are linked again.
+            for (const key of new Set(left.map((r) => `${r.home}\u0000${r.agent}`))) {
+              const [home, agent] = key.split('\u0000') as [string, string]
+              const { error } = linkGroup(this.store, home, byId.get(agent)!)
+              if (error) this.problems.get(home)?.push({ severity: 'warning', path: home, agent: agent as AgentId, message: `Could not link sub-agent sessions: ${error}` })
+            }
+          }
         }
         await listedAll
         // A worker that died in its first pass (it ends without saying listed): what it left is read here.

@@ -2,12 +2,13 @@
  * The lighter first pass of a cold index (`rows.ts`, issue 15): the library is listed from the
  * session rows alone, then the message rows are written from the spill files. Once indexing ends
  * the catalog holds exactly what a one-pass index holds (every table, compared row by row), the
- * listing is already whole when it appears, and a stop between the passes loses nothing.
+ * listing is already whole when it appears, and a stop between the passes (or a worker dying
+ * after its first pass) loses nothing.
  */
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it, vi } from 'vitest'
 import { AGENTS } from '../agents/registry'
 import type { ReadContext } from '../agents/types'
 import { findAppRoot } from '../context'
@@ -16,6 +17,17 @@ import { layoutForHome } from '../platform'
 import { searchCatalog } from '../search/search'
 import { indexRefs, indexText } from './indexer'
 import { RowSpill, writeSpilledRows } from './rows'
+
+// Seen from this thread: what the refresh itself reads and writes after a worker died (the
+// workers load their own copies of these modules; the calls go through unchanged).
+vi.mock('./indexer', async (load) => {
+  const m = await load<typeof import('./indexer')>()
+  return { ...m, indexRefs: vi.fn(m.indexRefs) }
+})
+vi.mock('./rows', async (load) => {
+  const m = await load<typeof import('./rows')>()
+  return { ...m, writeSpilledRows: vi.fn(m.writeSpilledRows) }
+})
 import { openCatalog } from './schema'
 import { CatalogStore, ROWS_PENDING } from './store'
 
@@ -103,6 +115,53 @@ describe('lighter first pass (two passes on workers)', () => {
     expect((await twoPass.refresh()).read).toBe(0)
     await onePass.close()
     await twoPass.close()
+  }, 120_000)
+
+  it('a worker that dies after saying listed loses nothing: this thread writes the rest of its spill file and reads again what was only in its memory', async () => {
+    const homes = await openHomes(HOMES)
+    const onePass = new LibraryService(homes, AGENTS, ctx, { workers: 0 })
+    await onePass.load()
+    await onePass.whenIdle()
+    const dir = temp('sepia-2p-died-')
+    // The first job's worker ends when told to write its rows (worker.ts); with 20,000 characters
+    // of row text kept in memory, its first sessions are only in its memory, the others in its file.
+    process.env['SEPIA_TEST_DIE_IN_ROWS'] = '20000'
+    const listed = (await onePass.load()).sessions
+    const died = new LibraryService(homes, AGENTS, ctx, { catalogPath: join(dir, 'catalog.sqlite'), workers: 2, workerThreshold: 0 })
+    try {
+      vi.mocked(indexRefs).mockClear()
+      vi.mocked(writeSpilledRows).mockClear()
+      expect((await died.load()).sessions).toEqual(listed)
+      await died.whenIdle()
+    } finally {
+      delete process.env['SEPIA_TEST_DIE_IN_ROWS']
+    }
+    // The dead worker's spill file was written here (the rows that were only in its memory are
+    // not in it)...
+    const fromFile = vi.mocked(writeSpilledRows).mock.calls.map((c, i) => [c[1], vi.mocked(writeSpilledRows).mock.results[i]!.value as Promise<number>] as const)
+    expect(fromFile.map(([path]) => path)).toEqual([expect.stringMatching(/^.*catalog\.sqlite\.rows-\d+-\d+-0\.jsonl$/)])
+    expect(await fromFile[0]![1]).toBeGreaterThan(0)
+    // ...and the sessions that were only in its memory were read again here, the one-pass way.
+    const again = vi.mocked(indexRefs).mock.calls.map((c) => c[0].length)
+    expect(again).toHaveLength(1)
+    expect(again[0]).toBeGreaterThan(0)
+    expect(again[0]).toBeLessThan(listed.length)
+    // The same catalog as a one-pass index: every table, row by row, and the same search hits.
+    expect(died.status().phase).toBe('idle')
+    expect(dump(died)).toEqual(dump(onePass))
+    expect(died.store.countPendingRows()).toBe(0)
+    expect(died.store.searchPending()).toBe(0)
+    for (const q of QUERIES) {
+      const x = searchCatalog(onePass.db, onePass.homePaths, q, {}, 0)
+      const y = searchCatalog(died.db, died.homePaths, q, {}, 0)
+      const hits = (r: typeof x): string[] => r.hits.map((h) => JSON.stringify([h.agent, h.sessionId, h.nodeId, h.snippet])).sort()
+      expect(y.more, q).toBe(x.more)
+      expect(hits(y), q).toEqual(hits(x))
+    }
+    expect(readdirSync(dir).filter((f) => f.includes('.rows-'))).toEqual([])
+    expect((await died.refresh()).read).toBe(0)
+    await onePass.close()
+    await died.close()
   }, 120_000)
 
   // Rows kept in memory, all in the file, and some of each (the file takes over past the budget).

@@ -27,6 +27,14 @@ import { CatalogStore, TEXT_WORKER_BATCH } from './store'
 export type WorkerJob = { type: 'index'; dbPath: string; refs: StoreRef[]; spill?: string; turn?: SharedArrayBuffer } | { type: 'text'; dbPath: string }
 
 const port = parentPort
+
+/**
+ * Test hook (rows.test.ts): with `SEPIA_TEST_DIE_IN_ROWS=<chars>`, a first pass keeps `<chars>`
+ * of row text in memory (the rest goes to its spill file), and the worker of the first job (spill
+ * `…-0.jsonl`) ends when told to write its rows, as a worker that dies after `listed` would.
+ */
+const dieInRows = process.env['SEPIA_TEST_DIE_IN_ROWS']
+
 /** Resolves the wait of a first pass for `{type: 'rows'}`. */
 let go: (() => void) | undefined
 if (port) {
@@ -50,7 +58,7 @@ async function run(job: WorkerJob): Promise<void> {
       // Rows are appended, never read back: a small page cache does as well and keeps the
       // worker's memory flat on a huge session (the text phase keeps the default).
       db.pragma('cache_size = -8192')
-      const spill = job.spill !== undefined ? new RowSpill(job.spill) : undefined
+      const spill = job.spill !== undefined ? new RowSpill(job.spill, dieInRows ? Number(dieInRows) : undefined) : undefined
       try {
         await indexRefs(job.refs, agentById, store, { now: Date.now }, (item) => port!.postMessage({ type: 'item', item }), spill)
       } finally {
@@ -63,6 +71,7 @@ async function run(job: WorkerJob): Promise<void> {
         const told = new Promise<void>((resolve) => (go = resolve))
         port!.postMessage({ type: 'listed' })
         await told
+        if (dieInRows && spill.path.endsWith('-0.jsonl')) process.exit(1)
         useWriteTurn(job.turn)
         await writeSpilledRows(store, spill)
         rmSync(spill.path, { force: true })

@@ -36,10 +36,15 @@ export function pushChained(session: Session, n: MessageNode): MessageNode {
   return n
 }
 
+/** The warnings {@link jsonLineObject} gives for a line it skips. */
+const SKIPPED_LINE_MESSAGES = ['line is not JSON (cut short?); skipped', 'line is not a JSON object; skipped'] as const
+
 /**
  * One line of a JSONL store as an object: `undefined` for a blank line, and (with a warning
  * naming `path` and the 1-based `line`) for a line that is not JSON (cut short?) or not a JSON
- * object (an array, a string, `null`), which the reader then skips.
+ * object (an array, a string, `null`), which the reader then skips. The warning is a `warning`
+ * (the rest of the session reads as usual), yet the line is lost: {@link isSkippedLine} tells it
+ * apart, so `sepia doctor` counts the session as read only in part.
  */
 export function jsonLineObject(session: Session, path: string, raw: string, line: number): Record<string, unknown> | undefined {
   if (raw.trim() === '') return undefined
@@ -47,12 +52,17 @@ export function jsonLineObject(session: Session, path: string, raw: string, line
   try {
     v = JSON.parse(raw)
   } catch {
-    addDiagnostic(session, { severity: 'warning', path, line, message: 'line is not JSON (cut short?); skipped' })
+    addDiagnostic(session, { severity: 'warning', path, line, message: SKIPPED_LINE_MESSAGES[0] })
     return undefined
   }
   if (typeof v === 'object' && v !== null && !Array.isArray(v)) return v as Record<string, unknown>
-  addDiagnostic(session, { severity: 'warning', path, line, message: 'line is not a JSON object; skipped' })
+  addDiagnostic(session, { severity: 'warning', path, line, message: SKIPPED_LINE_MESSAGES[1] })
   return undefined
+}
+
+/** Whether `d` is {@link jsonLineObject}'s warning for a line it skipped (a line lost, though only a warning). */
+export function isSkippedLine(d: Diagnostic): boolean {
+  return d.severity === 'warning' && d.line !== undefined && (SKIPPED_LINE_MESSAGES as readonly string[]).includes(d.message)
 }
 
 /**

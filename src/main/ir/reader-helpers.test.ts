@@ -1,6 +1,6 @@
-/** Reader helpers of ir/build.ts: `jsonLineObject` (one JSONL line, a warning naming file and line for a bad one) and `pushChained`. */
+/** Reader helpers of ir/build.ts: `jsonLineObject` (one JSONL line, a warning naming file and line for a bad one, told apart by `isSkippedLine`) and `pushChained`. */
 import { describe, expect, it } from 'vitest'
-import { jsonLineObject, newSession, pushChained } from './build'
+import { isSkippedLine, jsonLineObject, newSession, pushChained } from './build'
 
 describe('jsonLineObject', () => {
   it('takes an object, passes over a blank line, and warns about a cut or non-object line', () => {
@@ -15,6 +15,9 @@ describe('jsonLineObject', () => {
       [4, 'line is not a JSON object; skipped', 'warning', '/h/s.jsonl', 'pi', 's1'],
       [5, 'line is not a JSON object; skipped', 'warning', '/h/s.jsonl', 'pi', 's1'],
     ])
+    // A skipped line is lost though only a warning: isSkippedLine tells it apart (sepia doctor counts it).
+    expect(s.diagnostics.every(isSkippedLine)).toBe(true)
+    expect(isSkippedLine({ severity: 'warning', path: '/h/s.jsonl', line: 2, message: 'a branch starts anew' })).toBe(false)
   })
 
   it('pushChained makes each node the child of the one before it', () => {

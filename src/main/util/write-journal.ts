@@ -13,7 +13,7 @@
  * dropped again once renamed), a rewrite larger than {@link MAX_JOURNAL_BYTES} is refused, and the
  * write it was about to record does not happen.
  *
- * The writing primitives (`convert/atomic.ts`, `convert/sqlite-row.ts`, `util/atomic.ts`,
+ * The writing primitives (`util/file-transaction.ts`, `util/sqlite-row.ts`, `util/atomic.ts`,
  * `checkpoints/atomic.ts`, `export/write.ts`, `bundle/collect.ts`) call {@link noteWrite} /
  * {@link dropWrite}; the current job travels with the async call chain (`AsyncLocalStorage`), so the
  * writers need no extra parameter. Outside a job (unit tests calling a writer directly) the calls do

@@ -49,13 +49,13 @@ const SLACK_MS = 2000
 
 /** Temporary names Sepia's writers make (see each writer). */
 const TEMP_NAMES: readonly RegExp[] = [
-  /\.sepia-tmp-[0-9a-f]{8}(-journal|-wal|-shm)?$/, // convert/atomic.ts, convert/sqlite-row.ts
+  /\.sepia-tmp-[0-9a-f]{8}(-journal|-wal|-shm)?$/, // util/file-transaction.ts, util/sqlite-row.ts
   /^\..+\.\d+\.[0-9a-f]{8}\.sepia-tmp$/, // util/atomic.ts
   /^\..+\.sepia-[0-9a-f]{8}\.tmp$/, // checkpoints/atomic.ts
   /^\..+\.[0-9a-f]{8}\.partial(\.d)?$/, // export/write.ts, bundle/collect.ts
 ]
 const BACKUP_NAMES: readonly RegExp[] = [
-  /\.sepia-backup-\d{8}T\d{6}Z(-\d+)?(-journal)?$/, // convert/sqlite-row.ts
+  /\.sepia-backup-\d{8}T\d{6}Z(-\d+)?(-journal)?$/, // util/sqlite-row.ts
   /\.sepia-backup-\d+$/, // util/atomic.ts
 ]
 

@@ -10,7 +10,7 @@
  * recorded before it is made, so a process killed mid-write is cleaned up on the next start.
  *
  * It lives in `util/` (it was `convert/atomic.ts`) so that the writers import it without importing
- * `convert/`, which imports them (`layering.test.ts`).
+ * `convert/`, which imports them (`tests/layering.test.ts`).
  */
 import { randomBytes } from 'node:crypto'
 import { existsSync } from 'node:fs'

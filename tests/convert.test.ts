@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest'
 import { AGENTS } from '../src/main/agents/registry'
 import { createApi } from '../src/main/api'
 import { findAppRoot, type AppContext } from '../src/main/context'
-import { FAKE_SECRETS } from '../src/main/secrets/fake-secrets'
+import { FAKE_SECRETS } from './builders/secrets/fake-secrets'
 import { runCli } from './helpers/cli-run'
 
 const ROOT = findAppRoot()

@@ -12,7 +12,7 @@ import { runCli as run } from './helpers/cli-run'
 import { findAppRoot } from '../src/main/context'
 import { findUnreadStores, UNREAD_DETECTORS, unreadAgentNames, unreadSentence } from '../src/main/health/unread'
 import { layoutForHome, type HomeLayout } from '../src/main/platform'
-import { FAKE_SECRETS, secretText } from '../src/main/secrets/fake-secrets'
+import { FAKE_SECRETS, secretText } from './builders/secrets/fake-secrets'
 import type { HealthReport } from '../src/shared/health'
 
 const ROOT = findAppRoot()

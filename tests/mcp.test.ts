@@ -13,7 +13,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { REPO_ROOT } from './helpers/golden'
 import { realHome } from './helpers/fixture-homes'
 import { seedSecretsHome } from './helpers/seed-secrets'
-import { FAKE_SECRETS } from '../src/main/secrets/fake-secrets'
+import { FAKE_SECRETS } from './builders/secrets/fake-secrets'
 
 const PROJECT_DIR = '.claude/projects/-home-ana-src-ledger-api'
 const THINK_SESSION = '59d2b1d8-139c-406e-9af8-d7379d3f42fd'

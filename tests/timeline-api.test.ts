@@ -13,7 +13,7 @@ import { SepiaError } from '../src/shared/api'
 import type { TimelineRow } from '../src/shared/timeline'
 import { createApi } from '../src/main/api'
 import { findAppRoot, type AppContext } from '../src/main/context'
-import { FAKE_SECRETS } from '../src/main/secrets/fake-secrets'
+import { FAKE_SECRETS } from './builders/secrets/fake-secrets'
 import { seedSecretsHome } from './helpers/seed-secrets'
 
 const ROOT = findAppRoot()

@@ -10,7 +10,7 @@ import Database from 'better-sqlite3'
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { FAKE_SECRETS, secretText } from '../../src/main/secrets/fake-secrets'
+import { FAKE_SECRETS, secretText } from '../builders/secrets/fake-secrets'
 
 /** Fake values written into credential files: they must never be read, so never appear anywhere. */
 export const CREDENTIAL_VALUES = {

@@ -9,7 +9,7 @@
  *   archived bytes. Their mtime is the time of the put back: Claude Code's cleanup judges by mtime
  *   (`cleanupPeriodDays`), so the old mtime would have the session deleted again at its next start.
  * - An index row the agent lists sessions from is added back when it is missing, with a backup of
- *   the database first (`convert/sqlite-row.ts` addRowWithBackup): Cline's `db/sessions.db`
+ *   the database first (`util/sqlite-row.ts` addRowWithBackup): Cline's `db/sessions.db`
  *   `sessions` row, as discovery read it (`hints.row`, seed 000 "sessions.db and teams.db").
  * - Writes go only under the session's own home (the user's own home: the archive covers no other).
  */
@@ -23,7 +23,7 @@ import type { PutBackResult } from '../../shared/archive'
 import type { AgentId } from '../../shared/ir'
 import { CLINE_SESSIONS_DB_SCHEMA } from '../agents/cline/write-schema'
 import type { StoreRef } from '../agents/types'
-import { addRowWithBackup } from '../convert/sqlite-row'
+import { addRowWithBackup } from '../util/sqlite-row'
 import type { Archive } from './archive'
 import { sha256 } from './blobs'
 

@@ -1,5 +1,11 @@
 /**
- * The review-bundle side of the API: `collectForReview`, `getRecentHomes`, `getTaskProgress`,
+ * Review bundles (issue "Review bundles"): "Collect for review" copies the agent stores of a home
+ * into a folder or zip with a manifest (`collect.ts`, `plan.ts`, `rules.ts`); another Sepia opens
+ * the folder, the zip or a single store file as a home (`open.ts`, `single.ts`); recently opened
+ * homes are remembered (`recent.ts`); long calls report progress and can be cancelled (`tasks.ts`).
+ * Session bundles (issue 19, `move.ts`): one session for another computer, installed by src/main/move/.
+ *
+ * This file is the review-bundle side of the API: `collectForReview`, `getRecentHomes`, `getTaskProgress`,
  * `cancelTask`, and what `openHome` needs to open a bundle, a zip or a single store file
  * (`prepare`, then `opened` to remember it and add the bundle's diagnostics to the library).
  * `api.ts` delegates here.

@@ -12,7 +12,7 @@ import { AGENTS } from '../agents/registry'
 import { LibraryService } from '../library'
 import { layoutForHome } from '../platform'
 import { maskResult } from '../secrets'
-import { FAKE_SECRETS, secretText } from '../secrets/fake-secrets'
+import { FAKE_SECRETS, secretText } from '../../../tests/builders/secrets/fake-secrets'
 import { maskedKeyFor, maskerKey, secretsSourceHash } from './summary-mask'
 
 const FIXTURES = join(import.meta.dirname, '..', '..', '..', 'fixtures', 'real')

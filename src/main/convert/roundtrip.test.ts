@@ -15,7 +15,7 @@ import { recordedQueries, splitResult } from './fanout'
 import { FIXTURE_SOURCES, readFixtureSessions } from '../../../tests/builders/fixture-sources'
 import { selectThread } from './thread'
 import { normText, transcriptOf } from './transcript'
-import { readBack } from './verify'
+import { readBack } from '../agents/read-back'
 
 const WRITERS = ['claude-code', 'cline', 'codex', 'gemini', 'opencode', 'kilo-code', 'devin', 'qwen-code', 'pi'] as const
 /** Writers added since (one line each, so parallel additions merge). */

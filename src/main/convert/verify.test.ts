@@ -15,7 +15,8 @@ import { agentById } from '../agents/registry'
 import { layoutForHome } from '../platform'
 import { runConversion } from './convert'
 import { sourceToolRecord } from './source-record'
-import { compareWithSource, readBack } from './verify'
+import { compareWithSource } from './verify'
+import { readBack } from '../agents/read-back'
 
 const ctx = { now: () => 1_800_000_000_000 }
 const HOME = join(REPO, 'fixtures/cline-3x/home')

@@ -1,24 +1,15 @@
 /**
- * Read a written session back with the target agent's own reader (discover the target home, pick
- * the new id, read it) and compare it with what was written: turn counts, tool pairs and texts;
+ * Compare a written session, read back with the target agent's own reader
+ * (`../agents/read-back.ts`), with what was written: turn counts, tool pairs and texts;
  * and, when the source's own files record its tool calls ({@link SourceToolRecord}), with the
  * source: every result the source recorded must be in the read-back as a real result, not the
  * placeholder written for a call without one.
  */
 import type { ConvertVerification } from '../../shared/convert'
 import type { Session } from '../../shared/ir'
-import type { AgentDefinition, ReadContext } from '../agents/types'
-import type { HomeLayout } from '../platform'
 import { NO_RESULT_TEXT } from './prepare'
 import type { SourceToolRecord } from './source-record'
 import { compareTranscripts, normText, transcriptOf } from './transcript'
-
-/** The session `sessionId` as `target`'s reader sees it under `layout`, or undefined when not found. */
-export async function readBack(target: AgentDefinition, layout: HomeLayout, sessionId: string, ctx: ReadContext): Promise<Session | undefined> {
-  const { refs } = await target.discover(layout, ctx)
-  const ref = refs.find((r) => r.sessionId === sessionId)
-  return ref ? target.read(ref, ctx) : undefined
-}
 
 /**
  * Compare `written` with the read-back (undefined: the reader did not find the session), and with

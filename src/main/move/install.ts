@@ -11,7 +11,7 @@
  *   `realParentDir`; file-history backups themselves are copied byte for byte;
  * - Codex: `session_meta`/`turn_context` `cwd`, `runtime_workspace_roots`, the `<cwd>` of the
  *   `<environment_context>` message, and the `threads` rows (`cwd`, `rollout_path`) added to
- *   `state_5.sqlite` (after a backup copy: `convert/sqlite-row.ts` `addRowWithBackup`). A home
+ *   `state_5.sqlite` (after a backup copy: `util/sqlite-row.ts` `addRowWithBackup`). A home
  *   without the database gets none: Codex indexes every rollout when it builds it (codex/write.ts).
  * - Cline CLI 3 (SDK store): the manifest's and the `sessions` rows' `cwd` and `workspace_root`,
  *   the `metadata_json` inside the rows, and `messages_path` (Cline's own file, re-rooted at the
@@ -23,7 +23,7 @@
  * or installed twice); then it gets a new one (Claude Code a UUID, Codex a UUIDv7 — `codexThreadId`)
  * written everywhere the old one stood, so the original is never touched.
  *
- * Safety: every file is new (an existing file is never replaced: `convert/atomic.ts`
+ * Safety: every file is new (an existing file is never replaced: `util/file-transaction.ts`
  * FileTransaction), written under a temporary name and renamed; then the session is read back with
  * the agent's own reader and checked (found under its id, its project folder the new one, as many
  * messages as when it was bundled, no `cwd` left under the old folder). When a check fails,
@@ -44,8 +44,8 @@ import { codexThreadId, codexThreadRow, configuredModelProvider } from '../agent
 import { agentById } from '../agents/registry'
 import type { ReadContext } from '../agents/types'
 import { codexStateDb, type MoveBundle } from '../bundle/move'
-import { FileTransaction } from '../convert/atomic'
-import { addRowWithBackup, deleteRowsWithBackup, type ExtraRow } from '../convert/sqlite-row'
+import { FileTransaction } from '../util/file-transaction'
+import { addRowWithBackup, deleteRowsWithBackup, type ExtraRow } from '../util/sqlite-row'
 import type { HomeLayout } from '../platform'
 import { openSqliteReadOnly } from '../util/sqlite'
 import { isAbsoluteAnyStyle, pathStyleOf, remapJsonPaths, remapPath, segmentsBelow } from './paths'

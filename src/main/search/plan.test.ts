@@ -1,7 +1,7 @@
 /**
  * The fast candidate plan (`plan.ts`) gives exactly the hits of the plan it replaced
- * (`plan-reference.ts`): a broad set of queries × filters × open homes, over the real fixture homes
- * and over a generated catalog (~2,300 messages, one project holding over half of them, sessions'
+ * (`tests/builders/search/plan-reference.ts`): a broad set of queries × filters × open homes, over
+ * the real fixture homes and over a generated catalog (~2,300 messages, one project holding over half of them, sessions'
  * messages interleaved, two homes), with both ways of applying session filters forced, with a
  * small cap as well as without one (the default plan looks at every match, issue 15), and with
  * pages that end exactly at the last candidate. Also: `more` is true exactly when the next page
@@ -18,7 +18,7 @@ import { findAppRoot } from '../context'
 import { LibraryService } from '../library'
 import { layoutForHome } from '../platform'
 import { candidateSql, findCandidates, scopeOf, type CandidateFinder, type FindOptions } from './plan'
-import { referenceCandidates } from './plan-reference'
+import { referenceCandidates } from '../../../tests/builders/search/plan-reference'
 import { parseQuery } from './query'
 import { searchCatalog } from './search'
 

@@ -1,8 +1,8 @@
 /**
  * Which messages a search considers: the filters as SQL, and the newest matches that pass them.
  *
- * Contract of a {@link CandidateFinder} (the plan before issue #8, `plan-reference.ts`, and
- * {@link findCandidates} give the same rows): the newest `want` (default `CANDIDATES + 1`)
+ * Contract of a {@link CandidateFinder} (the plan before issue #8,
+ * `tests/builders/search/plan-reference.ts`, and {@link findCandidates} give the same rows): the newest `want` (default `CANDIDATES + 1`)
  * messages (by `mid`, descending) that pass every filter among the newest `cap` full-text matches
  * (the newest `min(want, cap)` matches when nothing is filtered), and whether those were all the
  * matches (always true when nothing is filtered, as before). {@link findCandidates} without an

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { AGENTS } from '../agents/registry'
 import { LibraryService } from '../library'
 import { layoutForHome } from '../platform'
-import { FAKE_SECRETS } from '../secrets/fake-secrets'
+import { FAKE_SECRETS } from '../../../tests/builders/secrets/fake-secrets'
 import { searchCatalog } from './search'
 
 const dir = mkdtempSync(join(tmpdir(), 'sepia-snipmask-'))

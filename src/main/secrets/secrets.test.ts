@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { Session } from '../../shared/ir'
 import { summarize } from '../ir/build'
-import { FAKE_SECRETS, secretText } from './fake-secrets'
+import { FAKE_SECRETS, secretText } from '../../../tests/builders/secrets/fake-secrets'
 import { findSecrets, isSecretName, maskResult, maskSession, maskText, maskValue } from '.'
 import { mayHaveAssignment } from './detectors'
 

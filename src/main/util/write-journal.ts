@@ -13,7 +13,7 @@
  * dropped again once renamed), a rewrite larger than {@link MAX_JOURNAL_BYTES} is refused, and the
  * write it was about to record does not happen.
  *
- * The writing primitives (`convert/atomic.ts`, `convert/sqlite-row.ts`, `util/atomic.ts`,
+ * The writing primitives (`util/file-transaction.ts`, `util/sqlite-row.ts`,
  * `checkpoints/atomic.ts`, `export/write.ts`, `bundle/collect.ts`) call {@link noteWrite} /
  * {@link dropWrite}; the current job travels with the async call chain (`AsyncLocalStorage`), so the
  * writers need no extra parameter. Outside a job (unit tests calling a writer directly) the calls do
@@ -36,7 +36,7 @@ export type WriteEntry =
   | { type: 'created'; path: string }
   /** A folder the job creates (removed again, when empty, if the job is undone). */
   | { type: 'dir'; path: string }
-  /** A byte copy of `of` made before replacing it (`util/atomic.ts` `existing: 'backup'`). */
+  /** A byte copy of `of` made before changing it (`util/sqlite-row.ts`'s database backup, when the row has no key to look for). */
   | { type: 'backup'; path: string; of: string }
   /** A row added to an agent's SQLite index in one transaction, with the backup copy taken first. */
   | { type: 'sqlite-row'; db: string; table: string; column: string; value: string | number; backup?: string }

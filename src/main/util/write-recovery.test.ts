@@ -45,7 +45,7 @@ describe('write-job recovery', () => {
     expect(readRecoveryNotes(data)).toHaveLength(1)
   })
 
-  it('a convert file older than the job, and a util/atomic backup that differs, are kept; an identical backup goes', async () => {
+  it('a convert file older than the job, and a database backup (util/sqlite-row.ts) that differs, are kept; an identical backup goes', async () => {
     const data = tempDir('rec-data2')
     const dir = tempDir('rec-target2')
     dirs.push(data, dir)
@@ -55,11 +55,11 @@ describe('write-job recovery', () => {
     utimesSync(old, new Date(started - 60_000), new Date(started - 60_000))
     const target = join(dir, 'a.json')
     writeFileSync(target, 'same')
-    const same = `${target}.sepia-backup-1`
+    const same = `${target}.sepia-backup-20261201T100000Z`
     writeFileSync(same, 'same')
     const other = join(dir, 'b.json')
     writeFileSync(other, 'new')
-    const differs = `${other}.sepia-backup-2`
+    const differs = `${other}.sepia-backup-20261201T100000Z-2`
     writeFileSync(differs, 'old')
     journal(data, {
       pid: deadPid(), kind: 'convert', startedAt: started,

@@ -13,7 +13,8 @@
  * - `restore`, `undo`: handed to the checkpoint module (an interrupted restore is put back; an
  *   interrupted undo is finished), then temporary files and empty new folders go.
  * - `export`, `collect`: temporary files (and a bundle's temporary folder) go; finished files stay.
- * A backup made by `util/atomic.ts` is removed only when its bytes equal the file it copied.
+ * A backup recorded without a row key (`util/sqlite-row.ts`, a row it cannot look for) is removed
+ * only when its bytes equal the file it copied.
  *
  * Each recovery appends a {@link RecoveryNote} to `<appDataDir>/write-jobs/recovered.json` (the
  * last {@link MAX_NOTES}), which the health report shows.
@@ -49,14 +50,12 @@ const SLACK_MS = 2000
 
 /** Temporary names Sepia's writers make (see each writer). */
 const TEMP_NAMES: readonly RegExp[] = [
-  /\.sepia-tmp-[0-9a-f]{8}(-journal|-wal|-shm)?$/, // convert/atomic.ts, convert/sqlite-row.ts
-  /^\..+\.\d+\.[0-9a-f]{8}\.sepia-tmp$/, // util/atomic.ts
+  /\.sepia-tmp-[0-9a-f]{8}(-journal|-wal|-shm)?$/, // util/file-transaction.ts, util/sqlite-row.ts
   /^\..+\.sepia-[0-9a-f]{8}\.tmp$/, // checkpoints/atomic.ts
   /^\..+\.[0-9a-f]{8}\.partial(\.d)?$/, // export/write.ts, bundle/collect.ts
 ]
 const BACKUP_NAMES: readonly RegExp[] = [
-  /\.sepia-backup-\d{8}T\d{6}Z(-\d+)?(-journal)?$/, // convert/sqlite-row.ts
-  /\.sepia-backup-\d+$/, // util/atomic.ts
+  /\.sepia-backup-\d{8}T\d{6}Z(-\d+)?(-journal)?$/, // util/sqlite-row.ts
 ]
 
 /** Whether `path`'s name is one of Sepia's temporary names. */

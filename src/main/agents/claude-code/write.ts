@@ -24,7 +24,7 @@ import { join } from 'node:path'
 import { SepiaError } from '../../../shared/api'
 import { type ConvertWarning, quoteArg } from '../../../shared/convert'
 import type { ContentBlock, MessageNode, Session, ToolCall } from '../../../shared/ir'
-import { FileTransaction } from '../../convert/atomic'
+import { FileTransaction } from '../../util/file-transaction'
 import { assistantParts } from '../../convert-shared/part-order'
 import type { WriteOptions, WriteResult } from '../types'
 

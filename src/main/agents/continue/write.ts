@@ -32,7 +32,7 @@
 import { SepiaError } from '../../../shared/api'
 import { type ConvertWarning, quoteArg } from '../../../shared/convert'
 import type { ContentBlock, MessageNode, Session } from '../../../shared/ir'
-import { FileTransaction } from '../../convert/atomic'
+import { FileTransaction } from '../../util/file-transaction'
 import { splitAssistantTurns, textOfBlocks } from '../../convert-shared/part-order'
 import { pathApiFor } from '../../platform'
 import type { WriteOptions, WriteResult } from '../types'

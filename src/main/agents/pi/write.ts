@@ -20,7 +20,7 @@
 import { SepiaError } from '../../../shared/api'
 import { type ConvertWarning, quoteArg } from '../../../shared/convert'
 import type { Session } from '../../../shared/ir'
-import { FileTransaction } from '../../convert/atomic'
+import { FileTransaction } from '../../util/file-transaction'
 import { pathApiFor } from '../../platform'
 import type { WriteOptions, WriteResult } from '../types'
 import { PI_SESSION_VERSION, sessionEntries } from './write-entries'

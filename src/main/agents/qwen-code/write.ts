@@ -26,7 +26,7 @@
 import { SepiaError } from '../../../shared/api'
 import { type ConvertWarning, quoteArg } from '../../../shared/convert'
 import type { HomeOs, Session } from '../../../shared/ir'
-import { FileTransaction } from '../../convert/atomic'
+import { FileTransaction } from '../../util/file-transaction'
 import { pathApiFor } from '../../platform'
 import type { WriteOptions, WriteResult } from '../types'
 import { chatRecords, QWEN_FORMAT_VERSION } from './write-records'

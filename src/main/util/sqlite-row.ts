@@ -10,13 +10,15 @@
  * recorded first: after a kill the next start looks for the row; when it is not there the backup
  * (then a copy of an unchanged database) is removed, when it is the backup is kept
  * (`util/write-recovery.ts`).
+ * Used by the writers (Cline, Codex, Devin, OpenCode), `archive/putback.ts` and `move/`; in `util/`
+ * (it was `convert/sqlite-row.ts`) so that the writers do not import `convert/` for it.
  */
 import Database from 'better-sqlite3'
 import { randomBytes } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { mkdir, rename, rm } from 'node:fs/promises'
 import { dirname } from 'node:path'
-import { noteWrite, pausePoint } from '../util/write-journal'
+import { noteWrite, pausePoint } from './write-journal'
 
 /** What to add. */
 export interface AddRow {

@@ -1,6 +1,7 @@
 /**
- * The candidate plan search used before `plan.ts` (issue #8), kept as the reference that
- * `plan.test.ts` compares the fast plan against (not used by the app).
+ * The candidate plan search used before `src/main/search/plan.ts` (issue #8), kept as the reference
+ * that `plan.test.ts` compares the fast plan against (not used by the app, so it lives with the
+ * test builders; it was `src/main/search/plan-reference.ts`).
  *
  * It takes the newest matches from the index, keeps those that pass the filters, and with filters
  * that keep few asks again for 8x more matches (from scratch), up to `cap`. Its result is the
@@ -9,7 +10,7 @@
  * those were all the matches.
  */
 import type Database from 'better-sqlite3'
-import { CANDIDATES, MAX_SCANNED, type CandidateRow, type Found, type SearchScope } from './plan'
+import { CANDIDATES, MAX_SCANNED, type CandidateRow, type Found, type SearchScope } from '../../../src/main/search/plan'
 
 /** The old finder; `chunk` (first fetch = 8 × chunk when filtered) and `cap` as it had them. */
 export function referenceCandidates(db: Database.Database, scope: SearchScope, match: string, chunk = 400, cap = MAX_SCANNED, wanted = CANDIDATES + 1): Found {

@@ -1,19 +1,23 @@
 /**
- * Atomic creation of new files for a writer (DESIGN.md "Rules that hold everywhere": writing happens
- * only in convert and restore, into a new session id, atomically): each file is written in full to
+ * Atomic creation of new files for the writers (`agents/<agent>/write*.ts`) and `move/install.ts`
+ * (DESIGN.md "Rules that hold everywhere": writing happens only in convert and restore, into a new
+ * session id, atomically): each file is written in full to
  * a temporary name beside its destination, then renamed; nothing existing is ever overwritten.
  * `rollback()` removes everything the transaction created (temporaries, renamed files, folders it
  * made), so a fault mid-write leaves the store as it was.
  *
  * Inside a write job (`util/write-journal.ts`) every folder, temporary file and final name is
  * recorded before it is made, so a process killed mid-write is cleaned up on the next start.
+ *
+ * It lives in `util/` (it was `convert/atomic.ts`) so that the writers import it without importing
+ * `convert/`, which imports them (`tests/layering.test.ts`).
  */
 import { randomBytes } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { mkdir, open, rename, rm, rmdir } from 'node:fs/promises'
 import { basename, dirname } from 'node:path'
 import { SepiaError } from '../../shared/api'
-import { dropWrite, noteWrite, pausePoint } from '../util/write-journal'
+import { dropWrite, noteWrite, pausePoint } from './write-journal'
 
 /** Text content: a string, or chunks produced one by one (a large session is never one string); or bytes as they are (a moved file). */
 export type Chunks = string | Iterable<string> | AsyncIterable<string> | Uint8Array

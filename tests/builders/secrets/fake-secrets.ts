@@ -1,7 +1,8 @@
 /**
  * Known fake secrets, one per detector, for tests: every value has the real format (prefix,
  * alphabet, length) and is not a working credential. Tests seed them into fixture homes and assert
- * none of them leaves main unmasked.
+ * none of them leaves main unmasked. A test builder (it was `src/main/secrets/fake-secrets.ts`): only
+ * tests import it, the app never does (`tests/layering.test.ts`).
  */
 
 /** A fake secret, the text it is written in, and the label its mask must carry. */

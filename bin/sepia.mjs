@@ -6,6 +6,16 @@ import { existsSync, readdirSync, statSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 
+// A reader that stops early (`sepia usage --json | head -1`) closes the pipe: the next write fails
+// with EPIPE, which is not an error of the command (the reader has what it wanted). Exit at once,
+// quietly and with status 0, as `cat` or `ls` do, instead of an unhandled 'error' event's stack trace.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (e) => {
+    if (e && e.code === 'EPIPE') process.exit(0)
+    throw e
+  })
+}
+
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const built = join(root, 'out', 'main', 'cli.js')
 

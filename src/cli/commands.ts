@@ -9,7 +9,6 @@ import type { HomeInfo } from '../shared/api'
 import { createApi } from '../main/api'
 import { processContext } from '../main/host'
 import { sessionToMarkdown } from '../main/export/markdown'
-import { runServe } from './serve'
 import { unknownAgentError } from './agent-arg'
 import { pasteableId, safeText, sessionNotFound, writeDiagnostics } from './terminal'
 import { AGENT_IDS, isAgentId } from '../shared/ir'
@@ -60,6 +59,7 @@ export async function runCommand(command: string | undefined, rest: string[], va
       const ctx = processContext({ mode: 'browser' })
       const { createTeamApi } = await import('../main/team/api')
       const team = createTeamApi(checkPostgresUrl(values.catalog, '--catalog'), { version: ctx.version, ...(ctx.appDataDir ? { appDataDir: ctx.appDataDir } : {}) })
+      const { runServe } = await import('./serve')
       return await runServe(team, { port: values.port ? Number(values.port) : 0, demo: false }, out)
     } catch (e) {
       const se = SepiaError.from(e)
@@ -172,8 +172,10 @@ export async function runCommand(command: string | undefined, rest: string[], va
         await runMcpServer(api, processContext({ mode: 'browser' }).version)
         return -1
       }
-      case 'serve':
+      case 'serve': {
+        const { runServe } = await import('./serve') // the HTTP server (node:http) loads for serve only
         return await runServe(api, { port: values.port ? Number(values.port) : 0, demo: values.demo ?? false }, out)
+      }
       default:
         err.write(`Unknown command "${command}".\n\n${USAGE}`)
         return 2

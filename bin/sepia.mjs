@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The `sepia` command (npx sepia ...). Uses the built CLI (out/main/cli.js, made by
-// `electron-vite build`, which npm start and npm test run) when it is at least as new as the
-// sources; otherwise runs the TypeScript sources through tsx's loader, so it always works.
+// `electron-vite build`, which npm start and npm test run) when it is at least as new as the CLI's
+// sources (src/main, src/cli, src/shared); otherwise runs them through tsx's loader, so it always works.
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
@@ -31,8 +31,12 @@ if (existsSync(early)) {
   }
 }
 
-// Every source file (tests aside: they are not bundled) is stat'ed (an in-place edit changes no folder's mtime); `dir/name` rather than
-// path.join, which normalises each of ~700 paths (issue 15: this check is part of every command's start-up).
+// Every source file of the CLI's bundle (tests aside: they are not bundled) is stat'ed (an in-place edit changes no
+// folder's mtime); `dir/name` rather than path.join, which normalises each of ~400 paths (issue 15: this check is part of
+// every command's start-up). Only the folders the main-process build reads (src/main, src/cli, src/shared): the renderer
+// and the preload script are other builds, which the CLI never runs from their sources (`sepia serve` serves
+// out/renderer either way), so an edit there says nothing about which CLI to run.
+const CLI_SOURCES = ['main', 'cli', 'shared']
 function newest(dir) {
   let t = 0
   for (const e of readdirSync(dir, { withFileTypes: true })) {
@@ -45,7 +49,7 @@ function newest(dir) {
 
 let entry
 if (existsSync(built) && !existsSync(join(root, 'src')) ) entry = built
-else if (existsSync(built) && statSync(built).mtimeMs >= newest(join(root, 'src'))) entry = built
+else if (existsSync(built) && statSync(built).mtimeMs >= Math.max(...CLI_SOURCES.map((d) => newest(`${root}/src/${d}`)))) entry = built
 else {
   const { register } = await import('tsx/esm/api')
   register()

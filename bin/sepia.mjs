@@ -3,6 +3,7 @@
 // `electron-vite build`, which npm start and npm test run) when it is at least as new as the CLI's
 // sources (src/main, src/cli, src/shared); otherwise runs them through tsx's loader, so it always works.
 import { existsSync, readdirSync, statSync } from 'node:fs'
+import nodeModule from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 
@@ -18,6 +19,17 @@ for (const stream of [process.stdout, process.stderr]) {
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const built = join(root, 'out', 'main', 'cli.js')
+
+// V8's compile cache in Sepia's data folder, on a Node that has it (22.1+; not 20): the bundle's
+// modules are compiled once, not by every command (src/cli/compile-cache.ts; issue 15).
+const cache = join(root, 'out', 'main', 'compile-cache.js')
+if (typeof nodeModule.enableCompileCache === 'function' && existsSync(cache)) {
+  try {
+    ;(await import(pathToFileURL(cache).href)).enableCliCompileCache(process.env, (dir) => nodeModule.enableCompileCache(dir))
+  } catch {
+    // no cache: every module is compiled, as on Node 20
+  }
+}
 
 // The freshness check of the catalog starts on a worker thread first, while the CLI's modules load
 // (src/main/catalog/early-freshness.ts; issue 15). Only the built CLI takes its answers: when the

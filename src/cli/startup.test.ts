@@ -87,4 +87,11 @@ describe('CLI start-up', () => {
     const heavy = HEAVY.filter((p) => reached.has(p)).map((p) => `${p} via ${reached.get(p)!.join(' -> ')}`)
     expect(heavy).toEqual([])
   })
+
+  it('does not load node:child_process or node:http before a command spawns or serves', () => {
+    const files = reachedFiles(join(ROOT, 'src', 'cli', 'commands.ts'))
+    const builtins = files.flatMap((f) => staticImports(f).filter((s) => s === 'node:child_process' || s === 'node:http').map((s) => `${s} in ${f.slice(ROOT.length + 1)}`))
+    expect(files.length).toBeGreaterThan(100)
+    expect(builtins).toEqual([])
+  })
 })

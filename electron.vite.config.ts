@@ -17,13 +17,15 @@ export default defineConfig({
     build: {
       rollupOptions: {
         // The catalog's indexing worker (worker_threads) is an entry of its own: out/main/catalog-worker.js.
-        // So are the CLI's early freshness check (bin/sepia.mjs imports it before cli.js) and its worker.
+        // So are the CLI's early freshness check (bin/sepia.mjs imports it before cli.js) and its worker,
+        // and the CLI's compile cache switch (bin/sepia.mjs imports it first, on a Node that has the call).
         input: {
           index: resolve(__dirname, 'src/main/index.ts'),
           'catalog-worker': resolve(__dirname, 'src/main/catalog/worker.ts'),
           cli: resolve(__dirname, 'src/cli/index.ts'),
           'early-freshness': resolve(__dirname, 'src/main/catalog/early-freshness.ts'),
           'early-freshness-worker': resolve(__dirname, 'src/main/catalog/early-freshness-worker.ts'),
+          'compile-cache': resolve(__dirname, 'src/cli/compile-cache.ts'),
         },
         external: ['better-sqlite3', 'electron'],
       },

@@ -1,7 +1,8 @@
 /**
  * CLI start-up (issue 15): the modules only one command needs are not loaded by every command.
- * Module loading was most of a warm `sepia list` (profile in BENCHMARKS.md), so the static import
- * graph of the CLI entry, followed through the sources, must not reach the PostgreSQL driver, the
+ * Module loading was most of a warm `sepia list` (profile in BENCHMARKS.md), so the CLI entry's
+ * static import graph reaches no package and not the commands (`--version` loads neither), and
+ * the commands' static import graph, followed through the sources, must not reach the PostgreSQL driver, the
  * MCP SDK (and zod), isomorphic-git, `diff`, `fflate` or `fzstd`; those are loaded when
  * `push`/`serve --catalog`, `mcp`, a checkpoint read, an export, a zip bundle or a Zed thread needs them. Read from the source text (no build needed); `import type` is erased.
  */
@@ -34,6 +35,21 @@ function resolveSource(from: string, spec: string): string | undefined {
   return undefined
 }
 
+/** Source files reached through static imports from `entry` (itself included). */
+function reachedFiles(entry: string): string[] {
+  const seen = new Set<string>()
+  const walk = (file: string): void => {
+    if (seen.has(file)) return
+    seen.add(file)
+    for (const spec of staticImports(file)) {
+      const next = spec.startsWith('.') ? resolveSource(file, spec) : undefined
+      if (next) walk(next)
+    }
+  }
+  walk(entry)
+  return [...seen]
+}
+
 /** Packages reached through static imports from `entry`, with one path that reaches each. */
 function reachedPackages(entry: string): Map<string, string[]> {
   const seen = new Set<string>()
@@ -56,11 +72,26 @@ function reachedPackages(entry: string): Map<string, string[]> {
 }
 
 describe('CLI start-up', () => {
+  it('answers --version without loading a package or the commands: the entry imports src/cli/commands.ts when a command runs', () => {
+    const entry = join(ROOT, 'src', 'cli', 'index.ts')
+    expect(reachedPackages(entry)).toEqual(new Map())
+    const files = reachedFiles(entry).map((f) => f.slice(ROOT.length + 1)).sort()
+    expect(files).not.toContain(join('src', 'cli', 'commands.ts'))
+    expect(files).not.toContain(join('src', 'main', 'api.ts'))
+  })
+
   it('does not load the PostgreSQL driver, the MCP SDK, zod, isomorphic-git, diff, fflate or fzstd before a command needs them', () => {
-    const reached = reachedPackages(join(ROOT, 'src', 'cli', 'index.ts'))
+    const reached = reachedPackages(join(ROOT, 'src', 'cli', 'commands.ts'))
     // The walk does find packages (the catalog's SQLite driver), so an empty result is not a pass by accident.
     expect(reached.has('better-sqlite3')).toBe(true)
     const heavy = HEAVY.filter((p) => reached.has(p)).map((p) => `${p} via ${reached.get(p)!.join(' -> ')}`)
     expect(heavy).toEqual([])
+  })
+
+  it('does not load node:child_process or node:http before a command spawns or serves', () => {
+    const files = reachedFiles(join(ROOT, 'src', 'cli', 'commands.ts'))
+    const builtins = files.flatMap((f) => staticImports(f).filter((s) => s === 'node:child_process' || s === 'node:http').map((s) => `${s} in ${f.slice(ROOT.length + 1)}`))
+    expect(files.length).toBeGreaterThan(100)
+    expect(builtins).toEqual([])
   })
 })

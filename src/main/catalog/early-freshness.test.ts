@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { searchCatalog } from '../search/search'
-import { EARLY_CATALOG_FILE, earlyFreshnessReport, resetEarlyFreshness, startEarlyCheck, startEarlyFreshness, whenEarlyDone } from './early-freshness'
+import { coreFreeFor, EARLY_CATALOG_FILE, earlyFreshnessReport, runnableNow, resetEarlyFreshness, startEarlyCheck, startEarlyFreshness, whenEarlyDone } from './early-freshness'
 import { snapshotKey, type FreshnessSnapshot } from './freshness'
 import { CATALOG_FILE } from './schema'
 import { appendUserLine as appendFixtureLine, copyFreshHome, FRESH_SESSION, listFresh, openFresh } from '../../../tests/helpers/fresh-home'
@@ -130,6 +130,20 @@ describe('early freshness check', () => {
     expect(discoveries.get('claude-code')).toBe(1)
     expect(library.sessions.find((s) => s.id === SESSION)!.messageCount).toBe(before.messageCount + 1)
   }, 60_000)
+
+  it('starts when a core is free for the worker: from the tasks runnable now on Linux, else the 1-minute load', () => {
+    expect(runnableNow('1.20 1.05 0.90 1/180 4242\n')).toBe(1)
+    expect(runnableNow('7.63 7.50 4.96 13/179 4242\n')).toBe(13)
+    expect(runnableNow('')).toBeUndefined()
+    // 2 cores: this thread alone runnable leaves one for the worker, whatever the (lagging) average says.
+    expect(coreFreeFor(1, 1.2, 2)).toBe(true)
+    expect(coreFreeFor(2, 0.1, 2)).toBe(false)
+    expect(coreFreeFor(3, 0.5, 4)).toBe(true)
+    expect(coreFreeFor(4, 0.5, 4)).toBe(false)
+    // No count (macOS, Windows): the average as before.
+    expect(coreFreeFor(undefined, 0.9, 2)).toBe(true)
+    expect(coreFreeFor(undefined, 1.1, 2)).toBe(false)
+  })
 
   it('starts for the commands that refresh first, with a catalog that exists, for the --home folders', async () => {
     expect(EARLY_CATALOG_FILE).toBe(CATALOG_FILE)

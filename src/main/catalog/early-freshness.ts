@@ -23,7 +23,7 @@
  *
  * Nothing here runs in the Electron app: only the CLI entry starts it.
  */
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { availableParallelism, homedir, loadavg } from 'node:os'
 import { join, resolve } from 'node:path'
 import { Worker } from 'node:worker_threads'
@@ -128,14 +128,46 @@ export function startEarlyFreshness(argv: readonly string[], env: NodeJS.Process
  * costs ~0.05-0.1 s of CPU of its own (a worker's start, its modules, reading the snapshots), and
  * on a machine whose cores are busy that CPU is taken from this thread (measured: a warm search
  * 0.1-0.2 s slower at a load of 3 on 2 cores; BENCHMARKS.md "Warm CLI, session 8"). So it starts
- * when the 1-minute load average leaves a core free (Windows reports none: there it starts).
- * `SEPIA_EARLY_FRESHNESS=1` always starts it, `=0` never does.
+ * when a core is free for it beside this thread ({@link coreFreeFor}): on Linux from the tasks
+ * runnable right now (`/proc/loadavg`), elsewhere from the 1-minute load average (Windows reports
+ * none: there it starts). `SEPIA_EARLY_FRESHNESS=1` always starts it, `=0` never does.
  */
 export function coreLikelyFree(env: NodeJS.ProcessEnv = process.env): boolean {
   const force = env['SEPIA_EARLY_FRESHNESS']
   if (force === '1') return true
   if (force === '0') return false
-  return loadavg()[0]! <= availableParallelism() - 1
+  return coreFreeFor(runnableNow(), loadavg()[0]!, availableParallelism())
+}
+
+/**
+ * Whether a core is free for the worker. `runnable` (tasks runnable now, this thread included;
+ * undefined where unknown) says it at the moment the command starts: free when the others leave
+ * two cores, one for this thread and one for the worker. The 1-minute load average is the
+ * fallback: it lags (a machine quiet for the last 20 s still averages over 1 on 2 cores, where the
+ * worker helped; BENCHMARKS.md "Warm CLI, session 8"), so it only decides where `runnable` is not
+ * known, as before: free when it leaves a core.
+ */
+export function coreFreeFor(runnable: number | undefined, load1: number, cores: number): boolean {
+  if (runnable !== undefined) return runnable - 1 <= cores - 2
+  return load1 <= cores - 1
+}
+
+/**
+ * Tasks runnable right now, the reading thread included: the `running` of `/proc/loadavg`'s
+ * fourth field (`running/total`, Linux); undefined elsewhere or when it does not read as a count.
+ */
+export function runnableNow(text?: string): number | undefined {
+  let t = text
+  if (t === undefined) {
+    if (process.platform !== 'linux') return undefined
+    try {
+      t = readFileSync('/proc/loadavg', 'utf8')
+    } catch {
+      return undefined
+    }
+  }
+  const m = /^\S+ \S+ \S+ (\d+)\/\d+/.exec(t)
+  return m ? Number(m[1]) : undefined
 }
 
 /** Start the worker (once per process; `workerFile` replaces the built or source worker, for tests). */

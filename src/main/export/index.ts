@@ -6,15 +6,17 @@
  *
  * Sessions are loaded and written one at a time (10,000 sessions never sit in memory together);
  * progress is reported per file; an AbortSignal stops between files.
+ *
+ * The HTML renderer (markdown-it, whose entity and TLD tables are built when it loads) and the
+ * ATIF converter and validator (~0.2 MB of schema code) are imported by the first export that
+ * needs them, not by every command that loads the API (issue 15: a warm `sepia list` or
+ * `sepia search` loaded and ran them for nothing).
  */
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { SepiaError } from '../../shared/api'
 import type { ExportFormat } from '../../shared/export'
 import type { Session } from '../../shared/ir'
-import { sessionToAtif } from './atif'
-import { validateAtif } from './atif-validate'
-import { sessionToHtml } from './html'
 import { sessionToJsonText } from './json'
 import { sessionToMarkdown } from './markdown'
 import { maskForExport } from './mask'
@@ -77,11 +79,14 @@ export async function renderExport(session: Session, format: ExportFormat, optio
   switch (format) {
     case 'md':
       return { fileName, mimeType, data: sessionToMarkdown(masked, { thinking: options.includeThinking !== false, toolOutput: options.includeToolOutput !== false, maxToolOutput: 200_000 }) }
-    case 'html':
+    case 'html': {
+      const { sessionToHtml } = await import('./html')
       return { fileName, mimeType, data: sessionToHtml(masked, { ...options, generator: deps.exportedBy, exportedAt: at }) }
+    }
     case 'json':
       return { fileName, mimeType, data: sessionToJsonText(masked, { ...options, exportedAt: at, exportedBy: deps.exportedBy }) }
     case 'atif': {
+      const [{ sessionToAtif }, { validateAtif }] = await Promise.all([import('./atif'), import('./atif-validate')])
       const children = deps.childrenOf ? await collectChildren(masked, deps.childrenOf) : new Map<string, Session[]>()
       const doc = sessionToAtif(masked, { ...options, exportedBy: deps.exportedBy, childrenOf: (s) => children.get(s.id) ?? [] })
       const errors = validateAtif(doc)
@@ -91,6 +96,7 @@ export async function renderExport(session: Session, format: ExportFormat, optio
     case 'pdf': {
       const own = printer ?? (await openPdfPrinter(pdfOptions(deps)))
       try {
+        const { sessionToHtml } = await import('./html')
         const html = sessionToHtml(masked, { ...options, openDetails: true, generator: deps.exportedBy, exportedAt: at })
         return { fileName, mimeType, data: await own.print(html) }
       } finally {
@@ -192,7 +198,5 @@ async function collectChildren(root: Session, childrenOf: (s: Session) => Promis
   return out
 }
 
-export { validateAtif } from './atif-validate'
-export { sessionToAtif } from './atif'
 export { findChromium, openPdfPrinter } from './pdf'
 export type { ContentChoice } from './rows'

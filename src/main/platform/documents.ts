@@ -3,11 +3,14 @@
  * `Documents/Cline/{Rules,Workflows,MCP,Hooks,Agents,Plugins}` there; seed 000 "Documents folder",
  * apps/vscode/src/core/storage/documents-path.ts:6-40 and disk.ts:55-97).
  */
-import { execFile } from 'node:child_process'
+import { lazyRequire } from '../util/lazy-require'
 import type { HomeOs } from '../../shared/ir'
 import { envValue, pathApiFor } from './home'
 import type { Env } from './index'
 import { nodeFs, type FsProbe } from './probe'
+
+// Loaded on first use: node:child_process is ~5-10 ms to load and a warm `sepia list` or `sepia search` never spawns (issue 15).
+const childProcess = lazyRequire<typeof import('node:child_process')>('node:child_process')
 
 /**
  * Runs a command and resolves its stdout, or null on any failure (missing binary, non-zero exit,
@@ -25,7 +28,7 @@ export const COMMAND_TIMEOUT_MS = 2_000
 export const defaultRunner: CommandRunner = (cmd, args) =>
   new Promise((resolve) => {
     try {
-      execFile(cmd, args, { timeout: COMMAND_TIMEOUT_MS, windowsHide: true, encoding: 'utf8' }, (err, stdout) => {
+      childProcess().execFile(cmd, args, { timeout: COMMAND_TIMEOUT_MS, windowsHide: true, encoding: 'utf8' }, (err, stdout) => {
         resolve(err ? null : String(stdout))
       })
     } catch {

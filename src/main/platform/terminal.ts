@@ -22,12 +22,15 @@
  * command line carries it faithfully. Every refusal is a `SepiaError` with code `UNAVAILABLE`
  * whose message says to copy the command instead.
  */
-import { spawn } from 'node:child_process'
+import { lazyRequire } from '../util/lazy-require'
 import { accessSync, constants, statSync } from 'node:fs'
 import { delimiter as hostDelimiter, join } from 'node:path'
 import { SepiaError } from '../../shared/api'
 import { cdAndRun } from '../../shared/convert'
 import type { HomeOs } from '../../shared/ir'
+
+// Loaded on first use: node:child_process is ~5-10 ms to load and a warm `sepia list` or `sepia search` never spawns (issue 15).
+const childProcess = lazyRequire<typeof import('node:child_process')>('node:child_process')
 
 /** What to run: a resume command quoted for the shell of the target OS, and where. */
 export interface ResumeSpec {
@@ -133,7 +136,7 @@ export const spawnTerminal: Spawner = (launch) =>
   new Promise((resolve, reject) => {
     let child
     try {
-      child = spawn(launch.file, launch.args, { detached: true, stdio: 'ignore', shell: false, windowsHide: false })
+      child = childProcess().spawn(launch.file, launch.args, { detached: true, stdio: 'ignore', shell: false, windowsHide: false })
     } catch (e) {
       reject(unavailable(`Could not start ${launch.terminal}: ${(e as Error).message}.`))
       return

@@ -12,9 +12,12 @@
  * database already has for the folder (`project_directory.directory` or `project.worktree`) wins.
  */
 import type Database from 'better-sqlite3'
-import { execFileSync } from 'node:child_process'
+import { lazyRequire } from '../../util/lazy-require'
 import { readFileSync } from 'node:fs'
 import { isAbsolute, join, resolve } from 'node:path'
+
+// Loaded on first use: node:child_process is ~5-10 ms to load and a warm `sepia list` or `sepia search` never spawns (issue 15).
+const childProcess = lazyRequire<typeof import('node:child_process')>('node:child_process')
 
 /** The project a session folder belongs to. */
 export interface ProjectInfo {
@@ -28,7 +31,7 @@ export interface ProjectInfo {
 
 function git(cwd: string, args: string[]): string | undefined {
   try {
-    return execFileSync('git', ['-C', cwd, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 10_000 }).trim()
+    return childProcess().execFileSync('git', ['-C', cwd, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 10_000 }).trim()
   } catch {
     return undefined
   }

@@ -60,7 +60,7 @@ function failure(ref: StoreRef, e: unknown): Diagnostic {
  * `writeSpilledRows` to write afterwards.
  */
 export async function indexRefs(
-  refs: readonly StoreRef[],
+  refs: readonly StoreRef[] | AsyncIterable<StoreRef>,
   agentOf: (id: string) => AgentDefinition,
   store: CatalogStore,
   ctx: ReadContext,
@@ -91,7 +91,7 @@ export async function indexRefs(
     }
     for (const p of group) onEach(p.out)
   }
-  for (const ref of refs) {
+  for await (const ref of refs) {
     const out: IndexedRef = { agent: ref.agent, sessionId: ref.sessionId, home: ref.home, bytes: ref.size }
     let write: (() => void) | undefined
     try {
@@ -114,9 +114,49 @@ export async function indexRefs(
     }
     pending.push(write ? { ref, out, write } : { ref, out })
     pendingBytes += ref.size
-    if (ref.size >= GROUP_REF_BYTES || pendingBytes >= GROUP_BYTES) commit()
+    // A queue that has run dry (main still discovers): what was read is committed before the wait.
+    if (ref.size >= GROUP_REF_BYTES || pendingBytes >= GROUP_BYTES || (refs instanceof RefQueue && refs.dry)) commit()
   }
   commit()
+}
+
+/**
+ * Refs handed over in parts (a worker's job while main still discovers, `worker.ts`), read in the
+ * order they came: an async iterable that waits for the next part until the last one was pushed.
+ */
+export class RefQueue implements AsyncIterable<StoreRef> {
+  private items: StoreRef[] = []
+  private at = 0
+  private ended = false
+  private wake: (() => void) | undefined
+
+  /** True when the next ref is not here yet (the reader would wait for a part). */
+  get dry(): boolean {
+    return this.at >= this.items.length && !this.ended
+  }
+
+  /** Append `refs`; `last`: nothing more comes. */
+  push(refs: readonly StoreRef[], last: boolean): void {
+    for (const r of refs) this.items.push(r)
+    if (last) this.ended = true
+    const w = this.wake
+    this.wake = undefined
+    w?.()
+  }
+
+  async *[Symbol.asyncIterator](): AsyncIterator<StoreRef> {
+    for (;;) {
+      if (this.at < this.items.length) {
+        const ref = this.items[this.at]!
+        // Taken refs are not kept.
+        this.items[this.at++] = undefined as unknown as StoreRef
+        yield ref
+        continue
+      }
+      if (this.ended) return
+      await new Promise<void>((resolve) => (this.wake = resolve))
+    }
+  }
 }
 
 /**

@@ -127,3 +127,27 @@ export function splitBySize(refs: readonly StoreRef[], n: number): StoreRef[][] 
   }
   return lists.filter((l) => l.length > 0)
 }
+
+/**
+ * {@link splitBySize} for refs that come in parts (a cold index's agents, as each is discovered):
+ * each part's refs, largest first, go to the list with the fewest bytes so far.
+ */
+export class SizeSplitter {
+  private readonly load: number[]
+
+  constructor(n: number) {
+    this.load = Array.from({ length: Math.max(1, n) }, () => 0)
+  }
+
+  /** One part split over the lists: the refs each list takes (possibly none). */
+  split(refs: readonly StoreRef[]): StoreRef[][] {
+    const out: StoreRef[][] = this.load.map(() => [])
+    for (const ref of [...refs].sort((a, b) => b.size - a.size)) {
+      let k = 0
+      for (let i = 1; i < this.load.length; i++) if (this.load[i]! < this.load[k]!) k = i
+      out[k]!.push(ref)
+      this.load[k]! += ref.size
+    }
+    return out
+  }
+}

@@ -17,8 +17,8 @@ import type { ArchivedMark } from '../../shared/archive'
 import { extractSession } from './extract'
 import { indexRefs, indexText, type IndexedRef } from './indexer'
 import { linkGroup } from './link'
-import { runJob, splitBySize, startWorker } from './pool'
-import type { WorkerJob } from './worker'
+import { runJob, SizeSplitter, splitBySize, startWorker } from './pool'
+import type { MoreRefs, WorkerJob } from './worker'
 import { newWriteTurn, removeStaleSpills, spillPath, writeSpilledRows } from './rows'
 import { ROWS_PENDING_META, stampOf, type CatalogStore } from './store'
 import { depsKey, parseSnapshot, recordDeps, recordFiles, snapshotKey, unchanged, type FreshnessDeps, type FreshnessSnapshot } from './freshness'
@@ -180,25 +180,29 @@ export class Refresher {
     // An empty catalog is a cold index, which reads on workers: they start (load their modules)
     // while this thread discovers the stores, instead of after it.
     const early = this.workerCount() > 0 && this.options.dbPath !== ':memory:' && !this.store.hasSessions() ? Array.from({ length: this.workerCount() }, () => startWorker()) : []
+    // And they start on each agent's new sessions as soon as its discovery ends, while the other agents are discovered.
+    const feed = this.feedFor(early, homes)
     try {
-      return await this.runWith(early, homes, agentIds, full, onListed)
+      return await this.runWith(early, feed, homes, agentIds, full, onListed)
     } finally {
+      // A discovery that failed may leave visits running: they hand nothing more.
+      feed?.close()
       // Those the read did not take (it ends the others itself).
       await Promise.all(early.map((w) => w?.terminate()))
     }
   }
 
-  private async runWith(early: (Worker | undefined)[], homes: readonly OpenHome[], agentIds: readonly AgentId[] | undefined, full: boolean, onListed?: () => void): Promise<RefreshResult> {
+  private async runWith(early: (Worker | undefined)[], feed: RefFeed | undefined, homes: readonly OpenHome[], agentIds: readonly AgentId[] | undefined, full: boolean, onListed?: () => void): Promise<RefreshResult> {
     // The first refresh of a CLI process may take the answers of the check started with it; later ones never.
     const earlyCheck = claimEarlyFreshness()
     try {
-      return await this.runChecked(earlyCheck, early, homes, agentIds, full, onListed)
+      return await this.runChecked(earlyCheck, early, feed, homes, agentIds, full, onListed)
     } finally {
       earlyCheck?.release()
     }
   }
 
-  private async runChecked(earlyCheck: EarlyFreshness | undefined, early: (Worker | undefined)[], homes: readonly OpenHome[], agentIds: readonly AgentId[] | undefined, full: boolean, onListed?: () => void): Promise<RefreshResult> {
+  private async runChecked(earlyCheck: EarlyFreshness | undefined, early: (Worker | undefined)[], feed: RefFeed | undefined, homes: readonly OpenHome[], agentIds: readonly AgentId[] | undefined, full: boolean, onListed?: () => void): Promise<RefreshResult> {
     const started = Date.now()
     const st: IndexStatus = { ...idle(), phase: 'discover', running: true, startedAt: started }
     this.current = st
@@ -211,12 +215,18 @@ export class Refresher {
     const touched = new Set<string>()
     // Snapshots to keep after the reads (dropped for an agent whose reads failed), by meta key.
     const snapshots = new Map<string, { entries: Map<string, string> | undefined; deps?: string; diagnostics: Diagnostic[] }>()
+    // While they write sessions, discovery sees the catalog as it was when the refresh began, so
+    // what it finds does not depend on how far they got (the catalog's project list is the only
+    // thing discovery reads that another agent's rows change; each agent's own rows are written
+    // only after its discovery, and the homes are distinct, see `feedFor`).
+    const projectsAtStart = new Map<string, string[]>()
+    if (feed) for (const h of homes) projectsAtStart.set(h.layout.home, this.store.projectsOf(h.layout.home))
     for (const home of homes) {
       const problems: Diagnostic[] = []
       this.problems.set(home.layout.home, problems)
       const covered = this.options.archive?.covers(home) === true
       // Project-folder stores (Aider, Crush) are looked for in the projects other sessions name.
-      const discoverCtx: ReadContext = { ...this.ctx, projectFolders: (h) => this.store.projectsOf(h) }
+      const discoverCtx: ReadContext = { ...this.ctx, projectFolders: (h) => projectsAtStart.get(h) ?? this.store.projectsOf(h) }
       // What each agent adds, kept apart and joined in the agents' order below, whatever order they are visited in.
       interface Found {
         problems: Diagnostic[]
@@ -306,9 +316,14 @@ export class Refresher {
       // The agents without a snapshot to check are discovered at once (each discovery mostly waits on
       // the file system, and none depends on another's), then the others in turn. With the early
       // check, those are discovered while its worker stats, and the snapshots it may answer for come last.
+      // On a cold index each agent's new refs go to the workers once its visit ends (`feed`).
       const waits = (p: (typeof plans)[number]): boolean => !!p.text
-      await Promise.all(plans.filter((p) => !waits(p)).map((p) => visit(p.agent, p.deps, p.text, p.out)))
-      for (const p of plans) if (waits(p)) await visit(p.agent, p.deps, p.text, p.out)
+      await Promise.all(plans.filter((p) => !waits(p)).map((p) => visit(p.agent, p.deps, p.text, p.out).then(() => feed?.add(p.out.toRead))))
+      for (const p of plans) {
+        if (!waits(p)) continue
+        await visit(p.agent, p.deps, p.text, p.out)
+        feed?.add(p.out.toRead)
+      }
       for (const { agent, out } of plans) {
         problems.push(...out.problems)
         toRead.push(...out.toRead)
@@ -334,7 +349,7 @@ export class Refresher {
         this.problems.get(item.home)?.push(item.error)
       }
     }
-    const { rows } = await this.read(toRead, st.bytesTotal, onItem, early)
+    const { rows } = await this.read(toRead, st.bytesTotal, onItem, early, feed)
     this.store.deleteSessions(toRemove)
     for (const o of orphans) {
       try {
@@ -387,6 +402,99 @@ export class Refresher {
     return result
   }
 
+  /** Worker threads for a read: `workers`, or the machine's cores (max 4). */
+  private workerCount(): number {
+    return this.options.workers ?? Math.min(4, availableParallelism())
+  }
+
+  /** Reads of at least this many bytes (progress weights) run on workers. */
+  private workerThreshold(): number {
+    return this.options.workerThreshold ?? (Number(process.env['SEPIA_WORKER_THRESHOLD_BYTES']) || 32e6)
+  }
+
+  /**
+   * Post the first-pass jobs of `lists` to `workers` (one each). With `more`, each job waits for
+   * further refs (`send`, the last call with `last`) while main still discovers the stores.
+   * Items are given to `onItem` once it is set (held until then).
+   */
+  private startJobs(workers: Worker[], lists: StoreRef[][], more: boolean): WorkerRead {
+    const doneKeys = new Set<string>()
+    const held: IndexedRef[] = []
+    let onItem: ((i: IndexedRef) => void) | undefined
+    const track = (i: IndexedRef): void => {
+      doneKeys.add(refKey(i))
+      if (onItem) onItem(i)
+      else held.push(i)
+    }
+    const twoPass = this.options.twoPass !== false
+    if (twoPass) removeStaleSpills(this.options.dbPath)
+    const spills = lists.map((_, k) => (twoPass ? spillPath(this.options.dbPath, k) : undefined))
+    const listed: (() => void)[] = []
+    const listedAll = Promise.all(lists.map((_, k) => new Promise<void>((resolve) => (listed[k] = resolve))))
+    const turn = newWriteTurn()
+    const jobs = lists.map((list, k) => {
+      const job: WorkerJob = { type: 'index', dbPath: this.options.dbPath, refs: list }
+      if (more) job.more = true
+      if (spills[k]) {
+        job.spill = spills[k]
+        job.turn = turn
+      }
+      return runJob(workers[k]!, job, (m) => (m.type === 'item' ? track(m.item) : m.type === 'listed' ? listed[k]!() : undefined)).finally(() => listed[k]!())
+    })
+    // Heard by `read`; a refresh that fails before it (in discovery) must not leave an unheard rejection.
+    for (const j of jobs) j.catch(() => undefined)
+    return {
+      workers,
+      jobs,
+      listedAll,
+      doneKeys,
+      spills,
+      twoPass,
+      setOnItem: (fn) => {
+        onItem = fn
+        for (const i of held.splice(0)) fn(i)
+      },
+      // A worker that died takes nothing more (posting to it is a no-op): `read` reads what it missed.
+      send: (parts, last) => parts.forEach((refs, k) => (refs.length > 0 || last) && workers[k]!.postMessage({ type: 'refs', refs, last } satisfies MoreRefs)),
+    }
+  }
+
+  /**
+   * On a cold index (workers started early, `early`): a feed that hands each agent's new refs to
+   * the workers as soon as its discovery ends, once the refs handed so far add up to a
+   * worker-sized read (their progress weights, which `read` decides by, reach `workerThreshold`;
+   * until then they are held), split by size with running totals (`SizeSplitter`). The jobs then
+   * take every further part; `read` sends the last. Undefined when not on workers, and when a home
+   * is open twice (its second discovery would see the rows the first one's refs wrote).
+   */
+  private feedFor(early: (Worker | undefined)[], homes: readonly OpenHome[]): RefFeed | undefined {
+    if (early.length === 0 || early.some((w) => w === undefined) || this.options.dbPath === ':memory:') return undefined
+    if (new Set(homes.map((h) => h.layout.home)).size !== homes.length) return undefined
+    const threshold = this.workerThreshold()
+    const split = new SizeSplitter(early.length)
+    let held: StoreRef[] = []
+    let closed = false
+    const feed: RefFeed = {
+      add: (refs) => {
+        if (closed || refs.length === 0) return
+        if (feed.started) {
+          feed.started.send(split.split(refs), false)
+          return
+        }
+        held = held.concat(refs)
+        let bytes = 0
+        for (const w of progressWeights(held).values()) bytes += w
+        if (bytes < threshold) return
+        feed.started = this.startJobs(early as Worker[], split.split(held), true)
+        held = []
+      },
+      close: () => {
+        closed = true
+      },
+    }
+    return feed
+  }
+
   /**
    * Read and write `refs`; on workers when they are many bytes. On workers this is a lighter first
    * pass (`rows.ts`): each worker writes the session rows and spills the message rows, says so,
@@ -396,84 +504,69 @@ export class Refresher {
    * could not be written) are read again on this thread, the one-pass way, and their groups
    * linked again (the link pass ran before the rows).
    */
-  private workerCount(): number {
-    return this.options.workers ?? Math.min(4, availableParallelism())
-  }
-
-  private async read(refs: StoreRef[], bytes: number, onItem: (i: IndexedRef) => void, early: (Worker | undefined)[] = []): Promise<{ rows?: (listed: () => void) => Promise<void> }> {
+  private async read(refs: StoreRef[], bytes: number, onItem: (i: IndexedRef) => void, early: (Worker | undefined)[] = [], feed?: RefFeed): Promise<{ rows?: (listed: () => void) => Promise<void> }> {
     const want = this.workerCount()
-    const threshold = this.options.workerThreshold ?? (Number(process.env['SEPIA_WORKER_THRESHOLD_BYTES']) || 32e6)
     const byId = new Map(this.agents.map((a) => [a.id as string, a]))
-    const useWorkers = refs.length > 0 && want > 0 && this.options.dbPath !== ':memory:' && bytes >= threshold
-    const lists = useWorkers ? splitBySize(refs, Math.min(want, refs.length)) : []
-    // Workers started early and not needed go now.
-    await Promise.all(early.slice(lists.length).map((w) => w?.terminate()))
-    if (refs.length === 0) return {}
-    if (useWorkers) {
-      // Kept in `early` too: the refresh ends them all, whatever happens after the read.
-      const workers = lists.map((_, k) => early[k] ?? (early[k] = startWorker()))
-      if (workers.every((w) => w !== undefined)) {
-        const doneKeys = new Set<string>()
-        const track = (i: IndexedRef): void => {
-          doneKeys.add(`${i.home}\u0000${i.agent}\u0000${i.sessionId}`)
-          onItem(i)
+    feed?.close()
+    let run = feed?.started
+    // Started during discovery: every ref was handed over; the jobs may end after this last (empty) part.
+    if (run) run.send(run.workers.map(() => []), true)
+    else {
+      const useWorkers = refs.length > 0 && want > 0 && this.options.dbPath !== ':memory:' && bytes >= this.workerThreshold()
+      const lists = useWorkers ? splitBySize(refs, Math.min(want, refs.length)) : []
+      // Workers started early and not needed go now.
+      await Promise.all(early.slice(lists.length).map((w) => w?.terminate()))
+      if (refs.length === 0) return {}
+      if (useWorkers) {
+        // Kept in `early` too: the refresh ends them all, whatever happens after the read.
+        const workers = lists.map((_, k) => early[k] ?? (early[k] = startWorker()))
+        if (workers.every((w) => w !== undefined)) run = this.startJobs(workers as Worker[], lists, false)
+        else await Promise.all(workers.map((w) => w?.terminate()))
+      }
+    }
+    if (run) {
+      const { workers, jobs, listedAll, doneKeys, spills, twoPass } = run
+      run.setOnItem(onItem)
+      const ended = Promise.allSettled(jobs)
+      const finish = async (): Promise<void> => {
+        const results = await ended
+        // Wait for the workers to go: their memory is freed before the link pass needs some.
+        await Promise.all(workers.map((w) => w.terminate()))
+        // A job that failed after its first pass: the rest of its spill is written here.
+        for (const [k, r] of results.entries()) {
+          const spill = spills[k]
+          if (r.status === 'rejected' && spill && existsSync(spill)) await writeSpilledRows(this.store, spill).catch(() => 0)
         }
-        const twoPass = this.options.twoPass !== false
-        if (twoPass) removeStaleSpills(this.options.dbPath)
-        const spills = lists.map((_, k) => (twoPass ? spillPath(this.options.dbPath, k) : undefined))
-        const listed: (() => void)[] = []
-        const listedAll = Promise.all(lists.map((_, k) => new Promise<void>((resolve) => (listed[k] = resolve))))
-        const turn = newWriteTurn()
-        const jobs = lists.map((list, k) => {
-          const job: WorkerJob = { type: 'index', dbPath: this.options.dbPath, refs: list }
-          if (spills[k]) {
-            job.spill = spills[k]
-            job.turn = turn
+        for (const p of spills) if (p) rmSync(p, { force: true })
+        // Still pending (a spill cut short or not writable): read again, the one-pass way.
+        const pending = this.store.pendingRowKeys()
+        const left = pending.size > 0 ? refs.filter((r) => pending.has(refKey(r))) : []
+        if (left.length > 0) {
+          await indexRefs(left, (id) => byId.get(id)!, this.store, this.ctx, () => undefined)
+          // Written whole again after the link pass: their groups are linked again.
+          for (const key of new Set(left.map((r) => `${r.home}\u0000${r.agent}`))) {
+            const [home, agent] = key.split('\u0000') as [string, string]
+            const { error } = linkGroup(this.store, home, byId.get(agent)!)
+            if (error) this.problems.get(home)?.push({ severity: 'warning', path: home, agent: agent as AgentId, message: `Could not link sub-agent sessions: ${error}` })
           }
-          return runJob(workers[k]!, job, (m) => (m.type === 'item' ? track(m.item) : m.type === 'listed' ? listed[k]!() : undefined)).finally(() => listed[k]!())
-        })
-        const ended = Promise.allSettled(jobs)
-        const finish = async (): Promise<void> => {
-          const results = await ended
-          // Wait for the workers to go: their memory is freed before the link pass needs some.
-          await Promise.all(workers.map((w) => w?.terminate()))
-          // A job that failed after its first pass: the rest of its spill is written here.
-          for (const [k, r] of results.entries()) {
-            const spill = spills[k]
-            if (r.status === 'rejected' && spill && existsSync(spill)) await writeSpilledRows(this.store, spill).catch(() => 0)
-          }
-          for (const p of spills) if (p) rmSync(p, { force: true })
-          // Still pending (a spill cut short or not writable): read again, the one-pass way.
-          const pending = this.store.pendingRowKeys()
-          const left = pending.size > 0 ? refs.filter((r) => pending.has(`${r.home}\u0000${r.agent}\u0000${r.sessionId}`)) : []
-          if (left.length > 0) {
-            await indexRefs(left, (id) => byId.get(id)!, this.store, this.ctx, () => undefined)
-            // Written whole again after the link pass: their groups are linked again.
-            for (const key of new Set(left.map((r) => `${r.home}\u0000${r.agent}`))) {
-              const [home, agent] = key.split('\u0000') as [string, string]
-              const { error } = linkGroup(this.store, home, byId.get(agent)!)
-              if (error) this.problems.get(home)?.push({ severity: 'warning', path: home, agent: agent as AgentId, message: `Could not link sub-agent sessions: ${error}` })
-            }
-          }
-        }
-        await listedAll
-        // A worker that died in its first pass (it ends without saying listed): what it left is read here.
-        const missing = refs.filter((r) => !doneKeys.has(`${r.home}\u0000${r.agent}\u0000${r.sessionId}`))
-        if (missing.length > 0) await indexRefs(missing, (id) => byId.get(id)!, this.store, this.ctx, onItem)
-        if (!twoPass) {
-          await finish()
-          return {}
-        }
-        // The workers wait: they write the rows once the library is listed.
-        return {
-          rows: (listed) => {
-            listed()
-            for (const w of workers) w!.postMessage({ type: 'rows' })
-            return finish()
-          },
         }
       }
-      await Promise.all(workers.map((w) => w?.terminate()))
+      await listedAll
+      // A worker that died in its first pass (it ends without saying listed): what it left is read here.
+      const missing = refs.filter((r) => !doneKeys.has(refKey(r)))
+      if (missing.length > 0) await indexRefs(missing, (id) => byId.get(id)!, this.store, this.ctx, onItem)
+      if (!twoPass) {
+        await finish()
+        return {}
+      }
+      // The workers wait: they write the rows once the library is listed.
+      return {
+        rows: (listed) => {
+          listed()
+          for (const w of workers) w.postMessage({ type: 'rows' })
+          return finish()
+        },
+      }
     }
     await indexRefs(refs, (id) => byId.get(id)!, this.store, this.ctx, onItem)
     return {}
@@ -529,6 +622,32 @@ function filesOfStamp(stamp: string): string[] {
   const a = stamp.indexOf(':')
   const b = a < 0 ? -1 : stamp.indexOf(':', a + 1)
   return b < 0 ? [] : stamp.slice(b + 1).split('\u0000').filter((f) => f !== '')
+}
+
+/** First-pass jobs posted to workers (`Refresher.startJobs`). */
+interface WorkerRead {
+  workers: Worker[]
+  jobs: Promise<void>[]
+  /** Every job said `listed` (or ended). */
+  listedAll: Promise<unknown>
+  /** Keys (home, agent, id) of the refs the workers reported. */
+  doneKeys: Set<string>
+  spills: (string | undefined)[]
+  twoPass: boolean
+  /** Where the items go from now on (those that came before are given first). */
+  setOnItem(fn: (i: IndexedRef) => void): void
+  /** More refs for each job started with `more` (`last`: the jobs may end after them). */
+  send(parts: StoreRef[][], last: boolean): void
+}
+
+/** Refs handed to the workers while discovery goes on (`Refresher.feedFor`). */
+interface RefFeed {
+  /** An agent's new refs, once its discovery ended. */
+  add(refs: StoreRef[]): void
+  /** Nothing more is added (discovery ended or failed): later `add`s do nothing. */
+  close(): void
+  /** The jobs, once the refs added reached a worker-sized read. */
+  started?: WorkerRead
 }
 
 /** Prefix of the refresh stamp of a catalog row whose session is read from the archive. */

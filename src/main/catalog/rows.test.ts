@@ -123,9 +123,9 @@ describe('lighter first pass (two passes on workers)', () => {
     await onePass.load()
     await onePass.whenIdle()
     const dir = temp('sepia-2p-died-')
-    // The first job's worker ends when told to write its rows (worker.ts); with 20,000 characters
+    // The first job's worker ends when told to write its rows (worker.ts); with 5,000 characters
     // of row text kept in memory, its first sessions are only in its memory, the others in its file.
-    process.env['SEPIA_TEST_DIE_IN_ROWS'] = '20000'
+    process.env['SEPIA_TEST_DIE_IN_ROWS'] = '5000'
     const listed = (await onePass.load()).sessions
     const died = new LibraryService(homes, AGENTS, ctx, { catalogPath: join(dir, 'catalog.sqlite'), workers: 2, workerThreshold: 0 })
     try {
@@ -142,7 +142,7 @@ describe('lighter first pass (two passes on workers)', () => {
     expect(fromFile.map(([path]) => path)).toEqual([expect.stringMatching(/^.*catalog\.sqlite\.rows-\d+-\d+-0\.jsonl$/)])
     expect(await fromFile[0]![1]).toBeGreaterThan(0)
     // ...and the sessions that were only in its memory were read again here, the one-pass way.
-    const again = vi.mocked(indexRefs).mock.calls.map((c) => c[0].length)
+    const again = vi.mocked(indexRefs).mock.calls.map((c) => (c[0] as readonly unknown[]).length)
     expect(again).toHaveLength(1)
     expect(again[0]).toBeGreaterThan(0)
     expect(again[0]).toBeLessThan(listed.length)

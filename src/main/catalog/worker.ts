@@ -1,10 +1,12 @@
 /**
  * Entry of an indexing worker (worker_threads). Protocol (structured-clone messages):
  *
- *   main → worker  {type: 'index', dbPath, refs: StoreRef[], spill?}   read + store each ref; with
+ *   main → worker  {type: 'index', dbPath, refs: StoreRef[], spill?, more?}   read + store each ref; with
  *                                     `spill`, the lighter first pass (`rows.ts`): session rows,
  *                                     then `listed`, then (after {type: 'rows'}) the message
- *                                     rows from the spill file
+ *                                     rows from the spill file; with `more`, further refs follow
+ *                                     while main discovers the other stores:
+ *                  {type: 'refs', refs, last}            more refs of the running job (`last`: no more)
  *                  {type: 'text', dbPath}                      fill the full-text index
  *   worker → main  {type: 'item', item: IndexedRef}            after each ref
  *                  {type: 'listed'}                            every session row of the job is written
@@ -18,13 +20,16 @@ import { rmSync } from 'node:fs'
 import { parentPort } from 'node:worker_threads'
 import { agentById } from '../agents/registry'
 import type { StoreRef } from '../agents/types'
-import { indexRefs, indexText } from './indexer'
+import { indexRefs, indexText, RefQueue } from './indexer'
 import { RowSpill, useWriteTurn, writeSpilledRows } from './rows'
 import { openCatalog } from './schema'
 import { CatalogStore, TEXT_WORKER_BATCH } from './store'
 
 /** A job sent to a worker. */
-export type WorkerJob = { type: 'index'; dbPath: string; refs: StoreRef[]; spill?: string; turn?: SharedArrayBuffer } | { type: 'text'; dbPath: string }
+export type WorkerJob = { type: 'index'; dbPath: string; refs: StoreRef[]; spill?: string; turn?: SharedArrayBuffer; more?: boolean } | { type: 'text'; dbPath: string }
+
+/** More refs for a running job started with `more` (see the protocol above). */
+export type MoreRefs = { type: 'refs'; refs: StoreRef[]; last: boolean }
 
 const port = parentPort
 
@@ -37,12 +42,20 @@ const dieInRows = process.env['SEPIA_TEST_DIE_IN_ROWS']
 
 /** Resolves the wait of a first pass for `{type: 'rows'}`. */
 let go: (() => void) | undefined
+/** The refs of a job started with `more` that its reader has not taken yet. */
+const queue = new RefQueue()
 if (port) {
-  port.on('message', (job: WorkerJob | { type: 'rows' }) => {
+  port.on('message', (job: WorkerJob | MoreRefs | { type: 'rows' }) => {
     if (job.type === 'rows') {
       go?.()
       return
     }
+    if (job.type === 'refs') {
+      queue.push(job.refs, job.last)
+      return
+    }
+    // Queued at once: the job's own refs come before any part that arrives while it opens the catalog.
+    if (job.type === 'index' && job.more) queue.push(job.refs, false)
     void run(job).then(
       () => port.postMessage({ type: 'done' }),
       (e) => port.postMessage({ type: 'failed', message: e instanceof Error ? e.message : String(e) }),
@@ -60,7 +73,8 @@ async function run(job: WorkerJob): Promise<void> {
       db.pragma('cache_size = -8192')
       const spill = job.spill !== undefined ? new RowSpill(job.spill, dieInRows ? Number(dieInRows) : undefined) : undefined
       try {
-        await indexRefs(job.refs, agentById, store, { now: Date.now }, (item) => port!.postMessage({ type: 'item', item }), spill)
+        const refs: StoreRef[] | AsyncIterable<StoreRef> = job.more ? queue : job.refs
+        await indexRefs(refs, agentById, store, { now: Date.now }, (item) => port!.postMessage({ type: 'item', item }), spill)
       } finally {
         spill?.close()
       }

@@ -6,6 +6,9 @@
  *                                     then `listed`, then (after {type: 'rows'}) the message
  *                                     rows from the spill file
  *                  {type: 'text', dbPath}                      fill the full-text index
+ *                  {type: 'text', dbPath, follow: true, turn}  fill it while the rows pass of a cold
+ *                                     index still writes (`followText`), until {type: 'rows-done'}
+ *                                     says the rows are all written; then fill the rest
  *   worker → main  {type: 'item', item: IndexedRef}            after each ref
  *                  {type: 'listed'}                            every session row of the job is written
  *                  {type: 'text', done, total}                 after each full-text batch
@@ -18,21 +21,27 @@ import { rmSync } from 'node:fs'
 import { parentPort } from 'node:worker_threads'
 import { agentById } from '../agents/registry'
 import type { StoreRef } from '../agents/types'
-import { indexRefs, indexText } from './indexer'
-import { RowSpill, useWriteTurn, writeSpilledRows } from './rows'
+import { followText, indexRefs, indexText } from './indexer'
+import { inTurn, RowSpill, useWriteTurn, writeSpilledRows } from './rows'
 import { openCatalog } from './schema'
 import { CatalogStore, TEXT_WORKER_BATCH } from './store'
 
 /** A job sent to a worker. */
-export type WorkerJob = { type: 'index'; dbPath: string; refs: StoreRef[]; spill?: string; turn?: SharedArrayBuffer } | { type: 'text'; dbPath: string }
+export type WorkerJob = { type: 'index'; dbPath: string; refs: StoreRef[]; spill?: string; turn?: SharedArrayBuffer } | { type: 'text'; dbPath: string; follow?: boolean; turn?: SharedArrayBuffer }
 
 const port = parentPort
 /** Resolves the wait of a first pass for `{type: 'rows'}`. */
 let go: (() => void) | undefined
+/** Set by {type: 'rows-done'}: a following text fill (`followText`) fills the rest and ends. */
+let rowsDone = false
 if (port) {
-  port.on('message', (job: WorkerJob | { type: 'rows' }) => {
+  port.on('message', (job: WorkerJob | { type: 'rows' } | { type: 'rows-done' }) => {
     if (job.type === 'rows') {
       go?.()
+      return
+    }
+    if (job.type === 'rows-done') {
+      rowsDone = true
       return
     }
     void run(job).then(
@@ -68,7 +77,13 @@ async function run(job: WorkerJob): Promise<void> {
         rmSync(spill.path, { force: true })
       }
     } else {
-      await indexText(store, (done, total) => port!.postMessage({ type: 'text', done, total }), undefined, TEXT_WORKER_BATCH)
+      const onStep = (done: number, total: number): void => port!.postMessage({ type: 'text', done, total })
+      if (job.follow) {
+        // Each batch in the rows workers' write turn (`rows.ts` `inTurn`).
+        useWriteTurn(job.turn)
+        await followText(store, onStep, () => rowsDone, TEXT_WORKER_BATCH, TEXT_WORKER_BATCH, inTurn)
+      }
+      else await indexText(store, onStep, undefined, TEXT_WORKER_BATCH)
     }
   } finally {
     db.close()

@@ -154,7 +154,8 @@ describe('streamed first pass', () => {
     dying.on = on
     const threaded = new LibraryService(homes, AGENTS, ctx, { catalogPath: join(temp('sepia-feed-'), 'catalog.sqlite'), workers: 2, workerThreshold: 0 })
     const b = await threaded.load()
-    expect(dying.started).toBe(2)
+    // The two indexing workers, and the text worker that follows the rows pass (refresh.ts `followText`).
+    expect(dying.started).toBe(3)
     expect(b.sessions).toEqual(a.sessions)
     expect(b.sessions.length).toBeGreaterThan(10)
     const st = threaded.status()

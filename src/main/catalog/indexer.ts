@@ -175,3 +175,40 @@ export async function indexText(store: CatalogStore, onStep: (done: number, tota
     await new Promise((r) => setImmediate(r))
   }
 }
+
+/** How often a {@link followText} fill looks for newly committed rows while the rows are written (ms). */
+const FOLLOW_POLL_MS = 50
+
+/**
+ * Fill the full-text index while the rows pass of a cold index (`rows.ts`) is still writing the
+ * message rows: each batch takes the pending rows committed so far (`ftsStep` reads and removes
+ * them in one transaction, so a row is indexed once whichever connection wrote it). While
+ * `rowsDone()` is false a batch waits until at least `least` rows are pending, so the index gets
+ * batches as large as after the rows (`TEXT_WORKER_BATCH`: fewer FTS5 segments and merges);
+ * once it is true the rest is filled in batches of `batch` until none is pending. `onStep(done,
+ * total)` as in {@link indexText} (total: done + still pending). `around` runs each batch's
+ * transaction (the write turn of the rows pass, `rows.ts` `inTurn`).
+ */
+export async function followText(
+  store: CatalogStore,
+  onStep: (done: number, total: number) => void,
+  rowsDone: () => boolean,
+  batch: number,
+  least: number = batch,
+  around: <T>(fn: () => T) => T = (fn) => fn(),
+): Promise<void> {
+  let done = 0
+  for (;;) {
+    // Read before the step: every row committed before the rows ended is then visible to it.
+    const last = rowsDone()
+    if (!last && !store.ftsPendingAtLeast(least)) {
+      await new Promise((r) => setTimeout(r, FOLLOW_POLL_MS))
+      continue
+    }
+    const n = around(() => store.ftsStep(batch))
+    if (n === 0 && last) break
+    done += n
+    onStep(done, done + store.ftsPending())
+    await new Promise((r) => setImmediate(r))
+  }
+}

@@ -19,7 +19,7 @@ import { indexRefs, indexText, type IndexedRef } from './indexer'
 import { linkGroup } from './link'
 import { runJob, SizeSplitter, splitBySize, startWorker } from './pool'
 import type { MoreRefs, WorkerJob } from './worker'
-import { newWriteTurn, removeStaleSpills, spillPath, writeSpilledRows } from './rows'
+import { newWriteTurn, removeStaleSpills, spillPath, withTurn, writeSpilledRows } from './rows'
 import { ROWS_PENDING_META, stampOf, type CatalogStore } from './store'
 import { depsKey, parseSnapshot, recordDeps, recordFiles, snapshotKey, unchanged, type FreshnessDeps, type FreshnessSnapshot } from './freshness'
 import { claimEarlyFreshness, type EarlyFreshness } from './early-freshness'
@@ -349,7 +349,7 @@ export class Refresher {
         this.problems.get(item.home)?.push(item.error)
       }
     }
-    const { rows } = await this.read(toRead, st.bytesTotal, onItem, early, feed)
+    const { rows, turn } = await this.read(toRead, st.bytesTotal, onItem, early, feed)
     this.store.deleteSessions(toRemove)
     for (const o of orphans) {
       try {
@@ -376,29 +376,43 @@ export class Refresher {
       const { error } = linkGroup(this.store, home, agent)
       if (error) this.problems.get(home)?.push({ severity: 'warning', path: home, agent: agent.id, message: `Could not link sub-agent sessions: ${error}` })
     }
-    if (rows) {
-      // Lighter first pass (rows.ts): every session row is written and linked, so the library
-      // can be listed; the workers go on writing the message rows, then comes the search index.
-      this.store.setMeta(ROWS_PENDING_META, String(this.store.countPendingRows()))
-      st.phase = 'search'
-      await rows(() => onListed?.())
+    let follow: FollowingText | undefined
+    try {
+      if (rows) {
+        // Lighter first pass (rows.ts): every session row is written and linked, so the library
+        // can be listed; the workers go on writing the message rows, and a text worker fills the
+        // search index with the rows they have committed meanwhile (`followText`).
+        this.store.setMeta(ROWS_PENDING_META, String(this.store.countPendingRows()))
+        st.phase = 'search'
+        await rows(() => {
+          onListed?.()
+          // After the listing's own work: no rows are committed yet for it to index.
+          follow = this.followText(st, turn)
+        })
+      }
+      // This thread's writes from here on take the write turn the text worker takes for each
+      // batch: SQLite's busy handler alone could wait past its timeout while the worker takes the
+      // lock again right after each commit.
+      if (rows || this.store.getMeta(ROWS_PENDING_META)) {
+        const left = this.store.countPendingRows()
+        withTurn(turn, () => this.store.setMeta(ROWS_PENDING_META, left > 0 ? String(left) : ''))
+      }
+      // One write transaction, and none when nothing is new (a warm refresh that found nothing changed).
+      const meta = new Map<string, string>()
+      for (const home of homes) for (const a of agents) meta.set(`indexed:${home.layout.home}:${a.id}`, '1')
+      for (const [key, snap] of snapshots) {
+        const value: FreshnessSnapshot | undefined = snap.entries && snap.deps !== undefined ? { v: 2, deps: snap.deps, entries: [...snap.entries], diagnostics: snap.diagnostics } : undefined
+        meta.set(key, value ? JSON.stringify(value) : '')
+      }
+      const writes = [...meta].filter(([k, v]) => this.store.getMeta(k) !== v)
+      if (writes.length > 0) withTurn(turn, () => this.store.db.transaction(() => writes.forEach(([k, v]) => this.store.setMeta(k, v)))())
+    } finally {
+      // The rows are written (or the refresh failed): the text worker fills the rest and ends.
+      follow?.rowsDone()
     }
-    if (rows || this.store.getMeta(ROWS_PENDING_META)) {
-      const left = this.store.countPendingRows()
-      this.store.setMeta(ROWS_PENDING_META, left > 0 ? String(left) : '')
-    }
-    // One write transaction, and none when nothing is new (a warm refresh that found nothing changed).
-    const meta = new Map<string, string>()
-    for (const home of homes) for (const a of agents) meta.set(`indexed:${home.layout.home}:${a.id}`, '1')
-    for (const [key, snap] of snapshots) {
-      const value: FreshnessSnapshot | undefined = snap.entries && snap.deps !== undefined ? { v: 2, deps: snap.deps, entries: [...snap.entries], diagnostics: snap.diagnostics } : undefined
-      meta.set(key, value ? JSON.stringify(value) : '')
-    }
-    const writes = [...meta].filter(([k, v]) => this.store.getMeta(k) !== v)
-    if (writes.length > 0) this.store.db.transaction(() => writes.forEach(([k, v]) => this.store.setMeta(k, v)))()
     const result: RefreshResult = { read: toRead.length - failed, removed: toRemove.length, failed, bytes: st.bytesTotal, ms: Date.now() - started }
     st.finishedAt = Date.now()
-    this.startText(st)
+    this.startText(st, follow)
     return result
   }
 
@@ -450,6 +464,7 @@ export class Refresher {
       doneKeys,
       spills,
       twoPass,
+      turn,
       setOnItem: (fn) => {
         onItem = fn
         for (const i of held.splice(0)) fn(i)
@@ -496,6 +511,29 @@ export class Refresher {
   }
 
   /**
+   * With the rows pass of a cold index about to write (`rows.ts`): start a text worker that fills
+   * the search index from the rows committed so far, while the rows workers write the rest (they
+   * leave one core partly idle, and the index then is not one long fill on one core after them).
+   * It takes the rows workers' write turn (`turn`, `rows.ts` `inTurn`) for each batch, so they
+   * alternate with it instead of waiting in SQLite's busy handler.
+   * Undefined when the text phase would not run on a worker ({@link startText}'s conditions) or
+   * none can be started.
+   */
+  private followText(st: IndexStatus, turn: SharedArrayBuffer | undefined): FollowingText | undefined {
+    if (!this.textIndexing || this.options.dbPath === ':memory:' || (this.options.workers ?? 1) <= 0) return undefined
+    const worker = startWorker()
+    if (!worker) return undefined
+    const onStep = (done: number, total: number): void => {
+      st.textDone = done
+      st.textTotal = total
+    }
+    const ended = runJob(worker, { type: 'text', dbPath: this.options.dbPath, follow: true, turn }, (m) => m.type === 'text' && onStep(m.done, m.total)).finally(() => void worker.terminate())
+    // A failed fill is caught by startText: the inline pass fills what it left.
+    ended.catch(() => undefined)
+    return { ended, rowsDone: () => worker.postMessage({ type: 'rows-done' }) }
+  }
+
+  /**
    * Read and write `refs`; on workers when they are many bytes. On workers this is a lighter first
    * pass (`rows.ts`): each worker writes the session rows and spills the message rows, says so,
    * then goes on writing those rows itself. Resolves when every session row is written, with
@@ -504,7 +542,7 @@ export class Refresher {
    * could not be written) are read again on this thread, the one-pass way, and their groups
    * linked again (the link pass ran before the rows).
    */
-  private async read(refs: StoreRef[], bytes: number, onItem: (i: IndexedRef) => void, early: (Worker | undefined)[] = [], feed?: RefFeed): Promise<{ rows?: (listed: () => void) => Promise<void> }> {
+  private async read(refs: StoreRef[], bytes: number, onItem: (i: IndexedRef) => void, early: (Worker | undefined)[] = [], feed?: RefFeed): Promise<{ rows?: (listed: () => void) => Promise<void>; turn?: SharedArrayBuffer }> {
     const want = this.workerCount()
     const byId = new Map(this.agents.map((a) => [a.id as string, a]))
     feed?.close()
@@ -525,7 +563,7 @@ export class Refresher {
       }
     }
     if (run) {
-      const { workers, jobs, listedAll, doneKeys, spills, twoPass } = run
+      const { workers, jobs, listedAll, doneKeys, spills, twoPass, turn } = run
       run.setOnItem(onItem)
       const ended = Promise.allSettled(jobs)
       const finish = async (): Promise<void> => {
@@ -561,6 +599,7 @@ export class Refresher {
       }
       // The workers wait: they write the rows once the library is listed.
       return {
+        turn,
         rows: (listed) => {
           listed()
           for (const w of workers) w.postMessage({ type: 'rows' })
@@ -572,11 +611,17 @@ export class Refresher {
     return {}
   }
 
-  /** Fill the full-text index after a refresh (background; tracked by `textRun`). */
-  private startText(st: IndexStatus): void {
+  /**
+   * Fill the full-text index after a refresh (background; tracked by `textRun`). `follow`: the
+   * text worker started with the rows pass ({@link followText}), told the rows are written: it
+   * fills the rest (when it failed, a new worker does, as without it), then the inline pass
+   * takes what is left.
+   */
+  private startText(st: IndexStatus, follow?: FollowingText): void {
     const pending = this.store.ftsPending()
-    st.textTotal = pending
-    if (pending === 0 || !this.textIndexing) {
+    if (follow) st.textTotal = st.textDone + pending
+    else st.textTotal = pending
+    if ((pending === 0 && !follow) || !this.textIndexing) {
       st.phase = 'idle'
       st.running = false
       return
@@ -594,7 +639,10 @@ export class Refresher {
     }
     const threshold = this.options.textWorkerThreshold ?? 2_000
     this.textRun = this.textRun.then(async () => {
-      const worker = pending >= threshold && this.options.dbPath !== ':memory:' && (this.options.workers ?? 1) > 0 ? startWorker() : undefined
+      // A following worker that failed leaves its part to a new worker, as without one.
+      const followed = follow ? await follow.ended.then(() => true, () => false) : false
+      const left = follow ? this.store.ftsPending() : pending
+      const worker = !followed && left >= threshold && this.options.dbPath !== ':memory:' && (this.options.workers ?? 1) > 0 ? startWorker() : undefined
       if (worker) {
         try {
           await runJob(worker, { type: 'text', dbPath: this.options.dbPath }, (m) => m.type === 'text' && onStep(m.done, m.total))
@@ -616,6 +664,14 @@ export class Refresher {
   }
 }
 
+/** A text worker filling the search index during the rows pass ({@link Refresher.followText}). */
+interface FollowingText {
+  /** Settles when the worker ended (rejects when it failed). */
+  ended: Promise<void>
+  /** Tell it the rows are all written: it fills the rest and ends. */
+  rowsDone(): void
+}
+
 /** The files of a catalog row's refresh stamp (`stampOf`: `size:mtimeMs:file\0file...`); none for an archived row. */
 function filesOfStamp(stamp: string): string[] {
   if (stamp.startsWith(ARCHIVED_STAMP)) return []
@@ -634,6 +690,8 @@ interface WorkerRead {
   doneKeys: Set<string>
   spills: (string | undefined)[]
   twoPass: boolean
+  /** The write turn the jobs share (`rows.ts`); the following text fill and main's later writes take it too. */
+  turn: SharedArrayBuffer
   /** Where the items go from now on (those that came before are given first). */
   setOnItem(fn: (i: IndexedRef) => void): void
   /** More refs for each job started with `more` (`last`: the jobs may end after them). */

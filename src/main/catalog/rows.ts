@@ -192,7 +192,15 @@ export function newWriteTurn(): SharedArrayBuffer {
 
 /** Run `fn` (a write transaction) in this thread's write turn, if it has one. */
 export function inTurn<T>(fn: () => T): T {
-  const t = turn
+  return takeTurn(turn, fn)
+}
+
+/** Run `fn` in the write turn `buffer` (from {@link newWriteTurn}) when given, else at once. */
+export function withTurn<T>(buffer: SharedArrayBuffer | undefined, fn: () => T): T {
+  return takeTurn(buffer ? new Int32Array(buffer) : undefined, fn)
+}
+
+function takeTurn<T>(t: Int32Array | undefined, fn: () => T): T {
   if (!t) return fn()
   while (Atomics.compareExchange(t, 0, 0, 1) !== 0) Atomics.wait(t, 0, 1, 100)
   try {

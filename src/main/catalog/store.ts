@@ -534,7 +534,17 @@ export class CatalogStore {
     return (this.st('SELECT count(*) AS n FROM fts_pending').get() as { n: number }).n
   }
 
-  /** Add up to `limit` pending rows to the full-text index (one transaction). Returns how many were added. */
+  /** True when at least `n` rows wait for the full-text index (without counting them all). */
+  ftsPendingAtLeast(n: number): boolean {
+    return n <= 0 || this.st('SELECT 1 FROM fts_pending ORDER BY mid LIMIT 1 OFFSET ?').pluck().get(n - 1) !== undefined
+  }
+
+  /**
+   * Add up to `limit` pending rows to the full-text index (one IMMEDIATE transaction: it takes the
+   * write lock before it reads, so a concurrent writer — the rows pass of a cold index, which a
+   * text worker may follow, `followText` — makes it wait rather than start over). Returns how many
+   * were added.
+   */
   ftsStep(limit: number): number {
     return this.db.transaction(() => {
       const mids = (this.st('SELECT mid FROM fts_pending ORDER BY mid LIMIT ?').all(limit) as { mid: number }[]).map((r) => r.mid)
@@ -544,6 +554,6 @@ export class CatalogStore {
       this.st(`INSERT INTO fts(rowid, text) SELECT m.mid, ${FTS_TEXT_FUNCTION}(m.text) FROM fts_pending p JOIN messages m ON m.mid = p.mid WHERE p.mid BETWEEN ? AND ?`).run(first, last)
       this.st('DELETE FROM fts_pending WHERE mid BETWEEN ? AND ?').run(first, last)
       return mids.length
-    })()
+    }).immediate()
   }
 }

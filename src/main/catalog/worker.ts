@@ -8,6 +8,9 @@
  *                                     while main discovers the other stores:
  *                  {type: 'refs', refs, last}            more refs of the running job (`last`: no more)
  *                  {type: 'text', dbPath}                      fill the full-text index
+ *                  {type: 'text', dbPath, follow: true, turn}  fill it while the rows pass of a cold
+ *                                     index still writes (`followText`), until {type: 'rows-done'}
+ *                                     says the rows are all written; then fill the rest
  *   worker → main  {type: 'item', item: IndexedRef}            after each ref
  *                  {type: 'listed'}                            every session row of the job is written
  *                  {type: 'text', done, total}                 after each full-text batch
@@ -20,13 +23,13 @@ import { rmSync } from 'node:fs'
 import { parentPort } from 'node:worker_threads'
 import { agentById } from '../agents/registry'
 import type { StoreRef } from '../agents/types'
-import { indexRefs, indexText, RefQueue } from './indexer'
-import { RowSpill, useWriteTurn, writeSpilledRows } from './rows'
+import { followText, indexRefs, indexText, RefQueue } from './indexer'
+import { inTurn, RowSpill, useWriteTurn, writeSpilledRows } from './rows'
 import { openCatalog } from './schema'
 import { CatalogStore, TEXT_WORKER_BATCH } from './store'
 
 /** A job sent to a worker. */
-export type WorkerJob = { type: 'index'; dbPath: string; refs: StoreRef[]; spill?: string; turn?: SharedArrayBuffer; more?: boolean } | { type: 'text'; dbPath: string }
+export type WorkerJob = { type: 'index'; dbPath: string; refs: StoreRef[]; spill?: string; turn?: SharedArrayBuffer; more?: boolean } | { type: 'text'; dbPath: string; follow?: boolean; turn?: SharedArrayBuffer }
 
 /** More refs for a running job started with `more` (see the protocol above). */
 export type MoreRefs = { type: 'refs'; refs: StoreRef[]; last: boolean }
@@ -44,8 +47,10 @@ const dieInRows = process.env['SEPIA_TEST_DIE_IN_ROWS']
 let go: (() => void) | undefined
 /** The refs of a job started with `more` that its reader has not taken yet. */
 const queue = new RefQueue()
+/** Set by {type: 'rows-done'}: a following text fill (`followText`) fills the rest and ends. */
+let rowsDone = false
 if (port) {
-  port.on('message', (job: WorkerJob | MoreRefs | { type: 'rows' }) => {
+  port.on('message', (job: WorkerJob | MoreRefs | { type: 'rows' } | { type: 'rows-done' }) => {
     if (job.type === 'rows') {
       go?.()
       return
@@ -56,6 +61,10 @@ if (port) {
     }
     // Queued at once: the job's own refs come before any part that arrives while it opens the catalog.
     if (job.type === 'index' && job.more) queue.push(job.refs, false)
+    if (job.type === 'rows-done') {
+      rowsDone = true
+      return
+    }
     void run(job).then(
       () => port.postMessage({ type: 'done' }),
       (e) => port.postMessage({ type: 'failed', message: e instanceof Error ? e.message : String(e) }),
@@ -91,7 +100,13 @@ async function run(job: WorkerJob): Promise<void> {
         rmSync(spill.path, { force: true })
       }
     } else {
-      await indexText(store, (done, total) => port!.postMessage({ type: 'text', done, total }), undefined, TEXT_WORKER_BATCH)
+      const onStep = (done: number, total: number): void => port!.postMessage({ type: 'text', done, total })
+      if (job.follow) {
+        // Each batch in the rows workers' write turn (`rows.ts` `inTurn`).
+        useWriteTurn(job.turn)
+        await followText(store, onStep, () => rowsDone, TEXT_WORKER_BATCH, TEXT_WORKER_BATCH, inTurn)
+      }
+      else await indexText(store, onStep, undefined, TEXT_WORKER_BATCH)
     }
   } finally {
     db.close()

@@ -115,6 +115,56 @@ describe('sepia doctor', () => {
     }
   })
 
+  it('counts a session whose reader skipped a message, log entry or event file (Diagnostic.skipped, a warning) as read in part', async () => {
+    // Amp, VS Code Copilot Chat and OpenHands (both generations) word their skips their own way;
+    // skipRecord marks them all. fixtures/built copies (no real store of these agents is public),
+    // each with one record damaged.
+    const home = mkdtempSync(join(tmpdir(), 'sepia-doctor-skip-record-'))
+    temps.push(home)
+    for (const b of ['amp/home', 'vscode-copilot-chat/jsonl/home', 'openhands/home', 'openhands-v1/home']) cpSync(join(ROOT, 'fixtures/built', b), home, { recursive: true })
+    const clean = JSON.parse((await run('doctor', '--home', home, '--json')).out) as HealthReport
+    expect(clean.totals.partialSessions).toBe(0)
+
+    // Amp: message 1 of a thread becomes a string (named at the "messages" key: the messages no longer all have ids).
+    const ampId = 'T-0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d'
+    const ampFile = join(home, '.local/share/amp/threads', `${ampId}.json`)
+    const thread = JSON.parse(readFileSync(ampFile, 'utf8')) as { messages: unknown[] }
+    thread.messages[1] = 'not a message'
+    const ampText = JSON.stringify(thread, null, 2)
+    writeFileSync(ampFile, ampText)
+    const ampLine = ampText.slice(0, ampText.indexOf('"messages"')).split('\n').length
+    // VS Code Copilot Chat: a log entry cut short at the end of the file.
+    const vsDir = join(home, '.vscode-server/data/User/workspaceStorage/0123456789abcdef0123456789abcdef/chatSessions')
+    const vsFile = join(vsDir, readdirSync(vsDir)[0]!)
+    const vsLine = readFileSync(vsFile, 'utf8').split('\n').filter((l) => l !== '').length + 1
+    appendFileSync(vsFile, '{"kind":2,"k":["requests"],"v":[{"requ')
+    // OpenHands: an event file cut short (V0) and one that is a JSON list (V1).
+    const ohId = 'a1b2c3d4e5f60718293a4b5c6d7e8f90'
+    const ohFile = join(home, '.openhands/sessions', ohId, 'events/7.json')
+    writeFileSync(ohFile, readFileSync(ohFile, 'utf8').slice(0, 40))
+    const v1Id = 'c0ffee0012344abc9def0123456789ab'
+    const v1Dir = join(home, '.openhands/conversations', v1Id, 'events')
+    const v1File = join(v1Dir, readdirSync(v1Dir).sort()[5]!)
+    writeFileSync(v1File, '[1, 2]')
+
+    const r = await run('doctor', '--home', home, '--json')
+    expect(r.code).toBe(0)
+    const report = JSON.parse(r.out) as HealthReport
+    const partial = (agent: string) => report.homes[0]!.agents.find((x) => x.agent === agent)!.partialSessions.map((p) => [p.sessionId, p.problems.map((q) => [q.path, q.line, q.message])])
+    expect(partial('amp')).toEqual([[ampId, [[ampFile, ampLine, 'message 1 is not a JSON object; skipped']]]])
+    expect(partial('vscode-copilot-chat')).toEqual([['9d8e7f60-1a2b-4c3d-8e9f-0a1b2c3d4e5f', [[vsFile, vsLine, 'log entry is not JSON (cut short?); skipped']]]])
+    expect(partial('openhands')).toEqual([
+      [ohId, [[ohFile, 1, 'event file is not JSON (cut short?); skipped']]],
+      [v1Id, [[v1File, 1, 'event file is not a JSON object; skipped']]],
+    ])
+    expect(report.totals.partialSessions).toBe(4)
+    for (const a of report.homes[0]!.agents) expect(a.sessions).toBe(clean.homes[0]!.agents.find((x) => x.agent === a.agent)!.sessions)
+
+    const text = await run('doctor', '--home', home)
+    expect(text.out).toContain(`read in part: session ${ampId}`)
+    expect(text.out).toContain(`${vsFile}:${vsLine}: log entry is not JSON (cut short?); skipped`)
+  })
+
   it('Gemini public-real: every message counted, none unknown', async () => {
     for (const c of ['entire-write-file', 'entire-hook-warning-only']) {
       const home = join(PUBLIC, 'gemini', c, 'home')

@@ -165,6 +165,36 @@ describe('sepia doctor', () => {
     expect(text.out).toContain(`${vsFile}:${vsLine}: log entry is not JSON (cut short?); skipped`)
   })
 
+  it('counts a session whose JSONL reader skipped a line of its own (skipRecord) as read in part: real Codex, Gemini, Droid, Copilot CLI, Pi copies', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'sepia-doctor-skip-real-'))
+    temps.push(home)
+    const cases = [
+      { agent: 'codex', file: '.codex/sessions/2026/11/30/rollout-2026-11-30T07-02-47-01a22b43-6965-7f70-8305-26886e29fe44.jsonl', add: '[1]', message: 'line is JSON but not an object; skipped' },
+      { agent: 'gemini', file: '.gemini/tmp/notes-app/chats/session-2026-11-30T07-08-9fe12dc6.jsonl', add: '[1]', message: 'line is JSON but not an object; skipped' },
+      { agent: 'droid', file: '.factory/sessions/-home-pat-src-notes-cli/46e406a8-0608-4af3-9f6f-9ea0aef3a16a.jsonl', add: '{"type":"message","id":"zz-lost"}', message: 'message event without a message object; skipped' },
+      { agent: 'copilot-cli', file: '.copilot/session-state/fa6e1ae2-706f-498c-937a-516ebe77a632/events.jsonl', add: '{"type":"tool.execution_complete","data":{}}', message: 'tool.execution_complete without toolCallId; skipped' },
+      { agent: 'pi', file: '.pi/agent/sessions/--home-pat-src-todo-cli--/2026-12-02T04-25-53-425Z_01a23500-7a0a-75d4-a432-0c32c4d21fd5.jsonl', add: '{"type":"message","id":"zz-lost","parentId":null}', message: 'message entry without a message object; skipped' },
+    ]
+    for (const c of cases) cpSync(join(ROOT, 'fixtures/real', c.agent, 'home'), home, { recursive: true })
+    const clean = JSON.parse((await run('doctor', '--home', home, '--json')).out) as HealthReport
+    expect(clean.totals.partialSessions).toBe(0)
+    const lines = new Map<string, number>()
+    for (const c of cases) {
+      const file = join(home, c.file)
+      const text = readFileSync(file, 'utf8')
+      const prefix = text.endsWith('\n') ? '' : '\n'
+      lines.set(c.agent, (text + prefix).split('\n').length)
+      appendFileSync(file, `${prefix}${c.add}\n`)
+    }
+    const report = JSON.parse((await run('doctor', '--home', home, '--json')).out) as HealthReport
+    for (const c of cases) {
+      const a = report.homes[0]!.agents.find((x) => x.agent === c.agent)!
+      expect(a.partialSessions.map((p) => p.problems.map((q) => [q.path, q.line, q.message])), c.agent).toEqual([[[join(home, c.file), lines.get(c.agent), c.message]]])
+      expect(a.sessions).toBe(clean.homes[0]!.agents.find((x) => x.agent === c.agent)!.sessions)
+    }
+    expect(report.totals.partialSessions).toBe(cases.length)
+  })
+
   it('Gemini public-real: every message counted, none unknown', async () => {
     for (const c of ['entire-write-file', 'entire-hook-warning-only']) {
       const home = join(PUBLIC, 'gemini', c, 'home')

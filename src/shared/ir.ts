@@ -305,8 +305,9 @@ export interface Diagnostic {
   /**
    * How many records (lines, messages, events, rows, files of a session) the reader dropped, on a
    * `warning` that lost them while the rest of the session reads as usual (an `error` says data
-   * was lost by itself). Set through `skipRecord` (src/main/ir/build.ts), so nothing matches
-   * `message`; `sepia doctor` counts such a session as read only in part.
+   * was lost by itself). Set through `skipRecord` (src/main/ir/build.ts), or on a problem a
+   * reader gathers before it has a session (Codex, Gemini), so nothing matches `message`;
+   * `sepia doctor` counts such a session as read only in part.
    */
   skipped?: number
   /** Session the problem belongs to, when known. */

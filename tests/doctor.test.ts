@@ -115,6 +115,86 @@ describe('sepia doctor', () => {
     }
   })
 
+  it('counts a session whose reader skipped a message, log entry or event file (Diagnostic.skipped, a warning) as read in part', async () => {
+    // Amp, VS Code Copilot Chat and OpenHands (both generations) word their skips their own way;
+    // skipRecord marks them all. fixtures/built copies (no real store of these agents is public),
+    // each with one record damaged.
+    const home = mkdtempSync(join(tmpdir(), 'sepia-doctor-skip-record-'))
+    temps.push(home)
+    for (const b of ['amp/home', 'vscode-copilot-chat/jsonl/home', 'openhands/home', 'openhands-v1/home']) cpSync(join(ROOT, 'fixtures/built', b), home, { recursive: true })
+    const clean = JSON.parse((await run('doctor', '--home', home, '--json')).out) as HealthReport
+    expect(clean.totals.partialSessions).toBe(0)
+
+    // Amp: message 1 of a thread becomes a string (named at the "messages" key: the messages no longer all have ids).
+    const ampId = 'T-0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d'
+    const ampFile = join(home, '.local/share/amp/threads', `${ampId}.json`)
+    const thread = JSON.parse(readFileSync(ampFile, 'utf8')) as { messages: unknown[] }
+    thread.messages[1] = 'not a message'
+    const ampText = JSON.stringify(thread, null, 2)
+    writeFileSync(ampFile, ampText)
+    const ampLine = ampText.slice(0, ampText.indexOf('"messages"')).split('\n').length
+    // VS Code Copilot Chat: a log entry cut short at the end of the file.
+    const vsDir = join(home, '.vscode-server/data/User/workspaceStorage/0123456789abcdef0123456789abcdef/chatSessions')
+    const vsFile = join(vsDir, readdirSync(vsDir)[0]!)
+    const vsLine = readFileSync(vsFile, 'utf8').split('\n').filter((l) => l !== '').length + 1
+    appendFileSync(vsFile, '{"kind":2,"k":["requests"],"v":[{"requ')
+    // OpenHands: an event file cut short (V0) and one that is a JSON list (V1).
+    const ohId = 'a1b2c3d4e5f60718293a4b5c6d7e8f90'
+    const ohFile = join(home, '.openhands/sessions', ohId, 'events/7.json')
+    writeFileSync(ohFile, readFileSync(ohFile, 'utf8').slice(0, 40))
+    const v1Id = 'c0ffee0012344abc9def0123456789ab'
+    const v1Dir = join(home, '.openhands/conversations', v1Id, 'events')
+    const v1File = join(v1Dir, readdirSync(v1Dir).sort()[5]!)
+    writeFileSync(v1File, '[1, 2]')
+
+    const r = await run('doctor', '--home', home, '--json')
+    expect(r.code).toBe(0)
+    const report = JSON.parse(r.out) as HealthReport
+    const partial = (agent: string) => report.homes[0]!.agents.find((x) => x.agent === agent)!.partialSessions.map((p) => [p.sessionId, p.problems.map((q) => [q.path, q.line, q.message])])
+    expect(partial('amp')).toEqual([[ampId, [[ampFile, ampLine, 'message 1 is not a JSON object; skipped']]]])
+    expect(partial('vscode-copilot-chat')).toEqual([['9d8e7f60-1a2b-4c3d-8e9f-0a1b2c3d4e5f', [[vsFile, vsLine, 'log entry is not JSON (cut short?); skipped']]]])
+    expect(partial('openhands')).toEqual([
+      [ohId, [[ohFile, 1, 'event file is not JSON (cut short?); skipped']]],
+      [v1Id, [[v1File, 1, 'event file is not a JSON object; skipped']]],
+    ])
+    expect(report.totals.partialSessions).toBe(4)
+    for (const a of report.homes[0]!.agents) expect(a.sessions).toBe(clean.homes[0]!.agents.find((x) => x.agent === a.agent)!.sessions)
+
+    const text = await run('doctor', '--home', home)
+    expect(text.out).toContain(`read in part: session ${ampId}`)
+    expect(text.out).toContain(`${vsFile}:${vsLine}: log entry is not JSON (cut short?); skipped`)
+  })
+
+  it('counts a session whose JSONL reader skipped a line of its own (skipRecord) as read in part: real Codex, Gemini, Droid, Copilot CLI, Pi copies', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'sepia-doctor-skip-real-'))
+    temps.push(home)
+    const cases = [
+      { agent: 'codex', file: '.codex/sessions/2026/11/30/rollout-2026-11-30T07-02-47-01a22b43-6965-7f70-8305-26886e29fe44.jsonl', add: '[1]', message: 'line is JSON but not an object; skipped' },
+      { agent: 'gemini', file: '.gemini/tmp/notes-app/chats/session-2026-11-30T07-08-9fe12dc6.jsonl', add: '[1]', message: 'line is JSON but not an object; skipped' },
+      { agent: 'droid', file: '.factory/sessions/-home-pat-src-notes-cli/46e406a8-0608-4af3-9f6f-9ea0aef3a16a.jsonl', add: '{"type":"message","id":"zz-lost"}', message: 'message event without a message object; skipped' },
+      { agent: 'copilot-cli', file: '.copilot/session-state/fa6e1ae2-706f-498c-937a-516ebe77a632/events.jsonl', add: '{"type":"tool.execution_complete","data":{}}', message: 'tool.execution_complete without toolCallId; skipped' },
+      { agent: 'pi', file: '.pi/agent/sessions/--home-pat-src-todo-cli--/2026-12-02T04-25-53-425Z_01a23500-7a0a-75d4-a432-0c32c4d21fd5.jsonl', add: '{"type":"message","id":"zz-lost","parentId":null}', message: 'message entry without a message object; skipped' },
+    ]
+    for (const c of cases) cpSync(join(ROOT, 'fixtures/real', c.agent, 'home'), home, { recursive: true })
+    const clean = JSON.parse((await run('doctor', '--home', home, '--json')).out) as HealthReport
+    expect(clean.totals.partialSessions).toBe(0)
+    const lines = new Map<string, number>()
+    for (const c of cases) {
+      const file = join(home, c.file)
+      const text = readFileSync(file, 'utf8')
+      const prefix = text.endsWith('\n') ? '' : '\n'
+      lines.set(c.agent, (text + prefix).split('\n').length)
+      appendFileSync(file, `${prefix}${c.add}\n`)
+    }
+    const report = JSON.parse((await run('doctor', '--home', home, '--json')).out) as HealthReport
+    for (const c of cases) {
+      const a = report.homes[0]!.agents.find((x) => x.agent === c.agent)!
+      expect(a.partialSessions.map((p) => p.problems.map((q) => [q.path, q.line, q.message])), c.agent).toEqual([[[join(home, c.file), lines.get(c.agent), c.message]]])
+      expect(a.sessions).toBe(clean.homes[0]!.agents.find((x) => x.agent === c.agent)!.sessions)
+    }
+    expect(report.totals.partialSessions).toBe(cases.length)
+  })
+
   it('Gemini public-real: every message counted, none unknown', async () => {
     for (const c of ['entire-write-file', 'entire-hook-warning-only']) {
       const home = join(PUBLIC, 'gemini', c, 'home')

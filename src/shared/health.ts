@@ -41,7 +41,7 @@ export interface SkippedFile extends HealthLocation {
   reason: string
 }
 
-/** A session some of whose content was lost (it has `error` diagnostics, or a JSONL line its reader skipped: `isSkippedLine` in src/main/ir/build.ts). */
+/** A session some of whose content was lost (it has `error` diagnostics, or a record its reader skipped: `Diagnostic.skipped`, `isSkippedRecord` in src/main/ir/build.ts). */
 export interface PartialSession {
   sessionId: string
   title?: string

@@ -294,7 +294,7 @@ export interface Checkpoint {
 
 /** A problem a reader met; the rest of the store still loads. */
 export interface Diagnostic {
-  /** `error`: data was lost; `warning`: data was odd but kept; `info`: worth knowing. */
+  /** `error`: data was lost; `warning`: data was odd but kept, or a record was skipped (`skipped`); `info`: worth knowing. */
   severity: 'error' | 'warning' | 'info'
   /** Absolute path of the file. */
   path: string
@@ -302,6 +302,14 @@ export interface Diagnostic {
   line?: number
   /** Plain words: what is wrong and what was done about it. */
   message: string
+  /**
+   * How many records (lines, messages, events, rows, files of a session) the reader dropped, on a
+   * `warning` that lost them while the rest of the session reads as usual (an `error` says data
+   * was lost by itself). Set through `skipRecord` (src/main/ir/build.ts), or on a problem a
+   * reader gathers before it has a session (Codex, Gemini), so nothing matches `message`;
+   * `sepia doctor` counts such a session as read only in part.
+   */
+  skipped?: number
   /** Session the problem belongs to, when known. */
   sessionId?: string
   agent?: AgentId

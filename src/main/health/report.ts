@@ -3,14 +3,15 @@
  * open homes. For every agent: discover, read each session (as the library does), and take what
  * the readers already produce: discovery diagnostics (files skipped), session diagnostics of
  * severity `error` (sessions read only in part), tool calls without a result
- * (`countPairedToolCalls`), plus the record-type census (census.ts). A JSONL line a reader skipped
- * through `jsonLineObject` is only a `warning` on the session, but a line lost all the same: it
- * makes the session one read in part too (`isSkippedLine`). Never throws for bad
+ * (`countPairedToolCalls`), plus the record-type census (census.ts). A record a reader skipped
+ * (a line, message, event, row: `skipRecord`, `Diagnostic.skipped`) is often only a `warning` on
+ * the session, but a record lost all the same: it makes the session one read in part too
+ * (`isSkippedRecord`). Never throws for bad
  * content: a session that cannot be read at all is a skipped file.
  */
 import type { AgentHealth, HealthReport, HomeHealth, PartialSession, SkippedFile, UnansweredCalls } from '../../shared/health'
 import type { AgentDefinition, ReadContext } from '../agents/types'
-import { countPairedToolCalls, isSkippedLine } from '../ir/build'
+import { countPairedToolCalls, isSkippedRecord } from '../ir/build'
 import type { HomeLayout } from '../platform'
 import { type Census, censusOf, isKnownType } from './census'
 import { findUnreadStores } from './unread'
@@ -45,7 +46,7 @@ async function agentHealth(agent: AgentDefinition, layout: HomeLayout, ctx: Read
     for (const f of fresh) files.add(f)
     await censusOf(agent, fresh, census)
     const title = session.title
-    const errors = session.diagnostics.filter((d) => d.severity === 'error' || isSkippedLine(d))
+    const errors = session.diagnostics.filter((d) => d.severity === 'error' || isSkippedRecord(d))
     if (errors.length > 0 && partialSessions.length < MAX_LISTED) {
       partialSessions.push({
         sessionId: session.id,

@@ -36,15 +36,21 @@ export function pushChained(session: Session, n: MessageNode): MessageNode {
   return n
 }
 
-/** The warnings {@link jsonLineObject} gives for a line it skips. */
-const SKIPPED_LINE_MESSAGES = ['line is not JSON (cut short?); skipped', 'line is not a JSON object; skipped'] as const
+/**
+ * Record on `session` that the reader dropped `count` records (a line, message, event, row, file)
+ * and says why in `d`: a diagnostic with `skipped` set (usually a `warning`, since the rest of
+ * the session reads as usual), which {@link isSkippedRecord} tells apart.
+ */
+export function skipRecord(session: Session, d: Omit<Diagnostic, 'sessionId' | 'agent' | 'skipped'>, count = 1): void {
+  addDiagnostic(session, { ...d, skipped: count })
+}
 
 /**
  * One line of a JSONL store as an object: `undefined` for a blank line, and (with a warning
  * naming `path` and the 1-based `line`) for a line that is not JSON (cut short?) or not a JSON
  * object (an array, a string, `null`), which the reader then skips. The warning is a `warning`
- * (the rest of the session reads as usual), yet the line is lost: {@link isSkippedLine} tells it
- * apart, so `sepia doctor` counts the session as read only in part.
+ * (the rest of the session reads as usual), yet the line is lost: it goes through
+ * {@link skipRecord}, so `sepia doctor` counts the session as read only in part.
  */
 export function jsonLineObject(session: Session, path: string, raw: string, line: number): Record<string, unknown> | undefined {
   if (raw.trim() === '') return undefined
@@ -52,17 +58,20 @@ export function jsonLineObject(session: Session, path: string, raw: string, line
   try {
     v = JSON.parse(raw)
   } catch {
-    addDiagnostic(session, { severity: 'warning', path, line, message: SKIPPED_LINE_MESSAGES[0] })
+    skipRecord(session, { severity: 'warning', path, line, message: 'line is not JSON (cut short?); skipped' })
     return undefined
   }
   if (typeof v === 'object' && v !== null && !Array.isArray(v)) return v as Record<string, unknown>
-  addDiagnostic(session, { severity: 'warning', path, line, message: SKIPPED_LINE_MESSAGES[1] })
+  skipRecord(session, { severity: 'warning', path, line, message: 'line is not a JSON object; skipped' })
   return undefined
 }
 
-/** Whether `d` is {@link jsonLineObject}'s warning for a line it skipped (a line lost, though only a warning). */
-export function isSkippedLine(d: Diagnostic): boolean {
-  return d.severity === 'warning' && d.line !== undefined && (SKIPPED_LINE_MESSAGES as readonly string[]).includes(d.message)
+/**
+ * Whether `d` tells of records a reader dropped ({@link skipRecord}, `Diagnostic.skipped`):
+ * content lost though the diagnostic may be only a `warning`.
+ */
+export function isSkippedRecord(d: Diagnostic): boolean {
+  return (d.skipped ?? 0) > 0
 }
 
 /**

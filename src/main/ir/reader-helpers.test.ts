@@ -1,6 +1,6 @@
-/** Reader helpers of ir/build.ts: `jsonLineObject` (one JSONL line, a warning naming file and line for a bad one, told apart by `isSkippedLine`) and `pushChained`. */
+/** Reader helpers of ir/build.ts: `jsonLineObject` (one JSONL line, a warning naming file and line for a bad one, marked `skipped` and told apart by `isSkippedRecord`) and `pushChained`. */
 import { describe, expect, it } from 'vitest'
-import { isSkippedLine, jsonLineObject, newSession, pushChained } from './build'
+import { isSkippedRecord, jsonLineObject, newSession, pushChained, skipRecord } from './build'
 
 describe('jsonLineObject', () => {
   it('takes an object, passes over a blank line, and warns about a cut or non-object line', () => {
@@ -15,9 +15,14 @@ describe('jsonLineObject', () => {
       [4, 'line is not a JSON object; skipped', 'warning', '/h/s.jsonl', 'pi', 's1'],
       [5, 'line is not a JSON object; skipped', 'warning', '/h/s.jsonl', 'pi', 's1'],
     ])
-    // A skipped line is lost though only a warning: isSkippedLine tells it apart (sepia doctor counts it).
-    expect(s.diagnostics.every(isSkippedLine)).toBe(true)
-    expect(isSkippedLine({ severity: 'warning', path: '/h/s.jsonl', line: 2, message: 'a branch starts anew' })).toBe(false)
+    // A skipped line is lost though only a warning: its `skipped` field tells it apart (sepia doctor counts it).
+    expect(s.diagnostics.map((d) => d.skipped)).toEqual([1, 1, 1])
+    expect(s.diagnostics.every(isSkippedRecord)).toBe(true)
+    expect(isSkippedRecord({ severity: 'warning', path: '/h/s.jsonl', line: 2, message: 'a branch starts anew' })).toBe(false)
+    // The fact is the field, not the words: any reader's own message counts through skipRecord.
+    skipRecord(s, { severity: 'warning', path: '/h/s.jsonl', message: '3 message blob(s) are not JSON; skipped' }, 3)
+    expect(s.diagnostics.at(-1)).toEqual({ severity: 'warning', path: '/h/s.jsonl', message: '3 message blob(s) are not JSON; skipped', skipped: 3, sessionId: 's1', agent: 'pi' })
+    expect(isSkippedRecord(s.diagnostics.at(-1)!)).toBe(true)
   })
 
   it('pushChained makes each node the child of the one before it', () => {

@@ -26,7 +26,7 @@
 import { readFile } from 'node:fs/promises'
 import { SepiaError } from '../../../shared/api'
 import type { ContentBlock, MessageNode, Session, ToolCall, Usage } from '../../../shared/ir'
-import { addDiagnostic, finishSession, newSession } from '../../ir/build'
+import { addDiagnostic, finishSession, newSession, skipRecord } from '../../ir/build'
 import { toolKind } from '../../ir/toolkind'
 import { lineAt } from '../../util/json'
 import type { ReadContext, StoreRef } from '../types'
@@ -132,7 +132,7 @@ export async function readAmpThread(ref: StoreRef, _ctx: ReadContext): Promise<S
     const line = starts[index] !== undefined && messages.every((m) => obj(m)?.messageId !== undefined) ? lineAt(text, starts[index]!) : messagesLine
     const m = obj(raw)
     if (!m) {
-      addDiagnostic(session, { severity: 'warning', path, line, message: `message ${index} is not a JSON object; skipped` })
+      skipRecord(session, { severity: 'warning', path, line, message: `message ${index} is not a JSON object; skipped` })
       return
     }
     const role = str(m.role) ?? '(no role)'
@@ -186,7 +186,7 @@ export async function readAmpThread(ref: StoreRef, _ctx: ReadContext): Promise<S
         else if (b.type === 'tool_use') {
           const id = str(b.id)
           if (!id) {
-            addDiagnostic(session, { severity: 'warning', path, line, message: 'tool_use block without id; skipped' })
+            skipRecord(session, { severity: 'warning', path, line, message: 'tool_use block without id; skipped' })
             continue
           }
           const name = str(b.name) ?? '(unnamed)'

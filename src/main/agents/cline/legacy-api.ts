@@ -21,7 +21,7 @@
  * (2c75285566370205ab4ba340105e924d93e3c654).
  */
 import type { ContentBlock, MessageNode, Session, ToolCall } from '../../../shared/ir'
-import { addDiagnostic } from '../../ir/build'
+import { skipRecord } from '../../ir/build'
 import { isRecord, tryParseJson } from '../../util/json'
 import { exitCodeFromText, makeToolCall, type NodeIds, num, str, usageOf } from './common'
 import {
@@ -35,7 +35,7 @@ export function apiHistoryToNodes(items: unknown[], session: Session, file: stri
   const byId = new Map<string, ToolCall>()
   items.forEach((m, i) => {
     if (!isRecord(m)) {
-      addDiagnostic(session, { severity: 'warning', path: file, message: `Message ${i + 1} is not an object; skipped.` })
+      skipRecord(session, { severity: 'warning', path: file, message: `Message ${i + 1} is not an object; skipped.` })
       return
     }
     const blocks = Array.isArray(m.content) ? m.content : typeof m.content === 'string' ? [{ type: 'text', text: m.content }] : []

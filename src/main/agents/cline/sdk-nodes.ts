@@ -17,7 +17,7 @@
  * manifest model; a subagent transcript starts from its own first modelInfo.id").
  */
 import type { ContentBlock, MessageNode, Session } from '../../../shared/ir'
-import { addDiagnostic } from '../../ir/build'
+import { addDiagnostic, skipRecord } from '../../ir/build'
 import { isRecord, tryParseJson } from '../../util/json'
 import { makeToolCall, type NodeIds, num, str, usageOf } from './common'
 
@@ -32,7 +32,7 @@ export function sdkMessagesToNodes(messages: unknown[], session: Session, file: 
   messages.forEach((m, index) => {
     starts.push(session.nodes.length)
     if (!isRecord(m)) {
-      addDiagnostic(session, { severity: 'warning', path: file, message: `Message ${index + 1} is not an object; skipped.` })
+      skipRecord(session, { severity: 'warning', path: file, message: `Message ${index + 1} is not an object; skipped.` })
       return
     }
     const msgId = str(m.id) ?? `msg-${index}`

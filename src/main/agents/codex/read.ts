@@ -16,7 +16,7 @@
 import { basename } from 'node:path'
 import { SepiaError } from '../../../shared/api'
 import type { Session } from '../../../shared/ir'
-import { addDiagnostic, finishSession, newSession } from '../../ir/build'
+import { addDiagnostic, finishSession, newSession, skipRecord } from '../../ir/build'
 import { forEachLine } from '../../util/lines'
 import type { ReadContext, StoreRef } from '../types'
 import { SessionFacts } from './facts'
@@ -54,7 +54,9 @@ export async function readSession(ref: StoreRef, _ctx: ReadContext): Promise<Ses
       const parsed = parseRolloutLine(text, lineNo)
       if ('blank' in parsed) return
       if ('problem' in parsed) {
-        addDiagnostic(session, { severity: parsed.problem.severity, path, line: lineNo, message: parsed.problem.message })
+        const { severity, message, skipped } = parsed.problem
+        if (skipped) skipRecord(session, { severity, path, line: lineNo, message }, skipped)
+        else addDiagnostic(session, { severity, path, line: lineNo, message })
         return
       }
       const rec = parsed.record

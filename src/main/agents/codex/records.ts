@@ -82,7 +82,7 @@ const BARE_ITEM_TYPES = new Set([
 export type ParsedLine =
   | { record: RolloutRecord }
   | { blank: true }
-  | { problem: { severity: 'error' | 'warning'; message: string } }
+  | { problem: { severity: 'error' | 'warning'; message: string; /** The line is lost (`Diagnostic.skipped`) though only a warning. */ skipped?: number } }
 
 /** Normalize one line (see the module comment). Never throws. */
 export function parseRolloutLine(text: string, line: number): ParsedLine {
@@ -90,7 +90,7 @@ export function parseRolloutLine(text: string, line: number): ParsedLine {
   const value = tryJson(text)
   if (value === undefined) return { problem: { severity: 'error', message: 'line is not JSON; skipped' } }
   const o = obj(value)
-  if (!o) return { problem: { severity: 'warning', message: 'line is JSON but not an object; skipped' } }
+  if (!o) return { problem: { severity: 'warning', message: 'line is JSON but not an object; skipped', skipped: 1 } }
   const at = isoToMs(o.timestamp)
   const base = at === undefined ? { line } : { line, at }
   const type = str(o.type)
@@ -103,5 +103,5 @@ export function parseRolloutLine(text: string, line: number): ParsedLine {
   }
   // A newer kind whose payload is not an object: keep the whole line so its text is not lost.
   if (type !== undefined) return { record: { ...base, kind: type, payload: o } }
-  return { problem: { severity: 'warning', message: 'line has no "type"; skipped' } }
+  return { problem: { severity: 'warning', message: 'line has no "type"; skipped', skipped: 1 } }
 }

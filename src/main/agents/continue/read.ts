@@ -25,7 +25,7 @@
 import { readFile } from 'node:fs/promises'
 import { SepiaError } from '../../../shared/api'
 import type { ContentBlock, MessageNode, Session, ToolCall } from '../../../shared/ir'
-import { addDiagnostic, finishSession, newSession, pushChained } from '../../ir/build'
+import { addDiagnostic, finishSession, newSession, pushChained, skipRecord } from '../../ir/build'
 import { toolKind } from '../../ir/toolkind'
 import type { ReadContext, StoreRef } from '../types'
 
@@ -147,7 +147,7 @@ export async function readContinueShapedSession(ref: StoreRef, _ctx: ReadContext
     const it = obj(it0)
     const m = obj(it?.message)
     if (!it || !m) {
-      addDiagnostic(session, { severity: 'warning', path, message: `history[${i}] has no message object; skipped` })
+      skipRecord(session, { severity: 'warning', path, message: `history[${i}] has no message object; skipped` })
       return
     }
     const nodeId = str(m.id) ?? `history-${i}`
@@ -214,7 +214,7 @@ export async function readContinueShapedSession(ref: StoreRef, _ctx: ReadContext
       case 'tool': {
         const id = str(m.toolCallId)
         if (!id) {
-          addDiagnostic(session, { severity: 'warning', path, message: `history[${i}] is a tool result without a toolCallId; skipped` })
+          skipRecord(session, { severity: 'warning', path, message: `history[${i}] is a tool result without a toolCallId; skipped` })
           return
         }
         push({ nodeId, role: 'tool', toolCallId: id, content: c.text })

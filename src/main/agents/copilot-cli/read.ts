@@ -30,7 +30,7 @@
 import { readFile } from 'node:fs/promises'
 import { SepiaError } from '../../../shared/api'
 import type { MessageNode, Session, ToolCall, Usage } from '../../../shared/ir'
-import { addDiagnostic, addUsage, finishSession, jsonLineObject, newSession } from '../../ir/build'
+import { addDiagnostic, addUsage, finishSession, jsonLineObject, newSession, skipRecord } from '../../ir/build'
 import { toolKind } from '../../ir/toolkind'
 import type { ReadContext, StoreRef } from '../types'
 
@@ -250,7 +250,7 @@ export async function readCopilotCliSession(ref: StoreRef, _ctx: ReadContext): P
       case 'tool.execution_complete': {
         const callId = str(d.toolCallId)
         if (!callId) {
-          addDiagnostic(session, { severity: 'warning', path, line: lineNo, message: 'tool.execution_complete without toolCallId; skipped' })
+          skipRecord(session, { severity: 'warning', path, line: lineNo, message: 'tool.execution_complete without toolCallId; skipped' })
           return
         }
         const failed = d.success === false

@@ -27,7 +27,7 @@
  */
 import { SepiaError } from '../../../shared/api'
 import type { ContentBlock, MessageNode, Session, ToolCall, Usage } from '../../../shared/ir'
-import { addDiagnostic, finishSession, newSession, sessionUsageOnLastAssistant } from '../../ir/build'
+import { addDiagnostic, finishSession, newSession, sessionUsageOnLastAssistant, skipRecord } from '../../ir/build'
 import { toolKind } from '../../ir/toolkind'
 import type { ReadContext, StoreRef } from '../types'
 import { type CrushMessageRow, type CrushSessionRow, childSessionIds, crushMs, fileRows, messageRows, withCrushDb } from './db'
@@ -114,7 +114,7 @@ export async function readCrushSession(ref: StoreRef, _ctx: ReadContext): Promis
       if (!Array.isArray(v)) throw new Error('not an array')
       parts = v
     } catch (e) {
-      addDiagnostic(session, { severity: 'warning', path, line: m.rowid, message: `messages row ${m.id} (rowid ${m.rowid}): parts is not a JSON array (${(e as Error).message}); the message is empty here` })
+      skipRecord(session, { severity: 'warning', path, line: m.rowid, message: `messages row ${m.id} (rowid ${m.rowid}): parts is not a JSON array (${(e as Error).message}); the message is empty here` })
       parts = []
     }
     const at = crushMs(m.created_at)

@@ -18,7 +18,7 @@
 import { readFile, stat } from 'node:fs/promises'
 import { SepiaError } from '../../../shared/api'
 import type { Session } from '../../../shared/ir'
-import { addDiagnostic, finishSession, newSession } from '../../ir/build'
+import { addDiagnostic, finishSession, newSession, skipRecord } from '../../ir/build'
 import { openSqliteReadOnly } from '../../util/sqlite'
 import { arr, decodeCell, obj, text, toMs } from '../cursor/common/json'
 import { uriToPath } from '../cursor/common/uri'
@@ -93,7 +93,7 @@ function readStore(session: Session, db: string): boolean {
     const walk = walkBlobs(h.db, root)
     for (const p of walk.partial) addDiagnostic(session, { severity: 'warning', path: db, message: `${p}; the transcript is partial` })
     if (walk.partial.length) session.metadata.partial = true
-    if (walk.skipped.unreadable) addDiagnostic(session, { severity: 'warning', path: db, message: `${walk.skipped.unreadable} message blob(s) are not JSON; skipped` })
+    if (walk.skipped.unreadable) skipRecord(session, { severity: 'warning', path: db, message: `${walk.skipped.unreadable} message blob(s) are not JSON; skipped` }, walk.skipped.unreadable)
     if (walk.skipped.notebook) session.metadata.notebookBlobs = walk.skipped.notebook
     let empty = 0
     walk.leaves.forEach((leaf, i) => {

@@ -10,7 +10,7 @@
  * diagnostic each, with their line number.
  */
 import type { MessageNode, Session } from '../../../shared/ir'
-import { addDiagnostic } from '../../ir/build'
+import { addDiagnostic, skipRecord } from '../../ir/build'
 import { readLines } from '../../util/lines'
 import { type Json, obj, str, stripBom, text } from '../cursor/common/json'
 import { messageNodes } from './messages'
@@ -41,11 +41,11 @@ export async function readTranscriptInto(session: Session, path: string): Promis
     try {
       r = obj(JSON.parse(stripBom(line)))
     } catch (e) {
-      addDiagnostic(session, { severity: 'warning', path, line: lineNo, message: `line is not JSON (${(e as Error).message}); skipped` })
+      skipRecord(session, { severity: 'warning', path, line: lineNo, message: `line is not JSON (${(e as Error).message}); skipped` })
       continue
     }
     if (!r) {
-      addDiagnostic(session, { severity: 'warning', path, line: lineNo, message: 'line is not a JSON object; skipped' })
+      skipRecord(session, { severity: 'warning', path, line: lineNo, message: 'line is not a JSON object; skipped' })
       continue
     }
     const id = `L${lineNo}`

@@ -11,7 +11,7 @@
  * no header list: they are ordered by their times when every bubble has one, else by row order.
  */
 import type { MessageNode, Session } from '../../../shared/ir'
-import { addDiagnostic } from '../../ir/build'
+import { addDiagnostic, skipRecord } from '../../ir/build'
 import { arr, decodeCell, type Json, obj, str, text } from './common/json'
 import type { StoreSnapshot } from './common/snapshot'
 import { bubbleTime, bubbleToNodes } from './bubble'
@@ -40,7 +40,7 @@ function decodeBubble(session: Session, db: string, row: BubbleRow): Json | unde
   const cell = decodeCell(row.value)
   const doc = obj(cell.value)
   if (cell.problem !== undefined || !doc) {
-    addDiagnostic(session, { severity: 'warning', path: db, message: `cursorDiskKV row "${row.key}": ${cell.problem ?? 'value is not a JSON object'}; the bubble is skipped` })
+    skipRecord(session, { severity: 'warning', path: db, message: `cursorDiskKV row "${row.key}": ${cell.problem ?? 'value is not a JSON object'}; the bubble is skipped` })
     return undefined
   }
   if (cell.note) addDiagnostic(session, { severity: 'info', path: db, message: `cursorDiskKV row "${row.key}": ${cell.note}` })

@@ -27,7 +27,7 @@
 import { readFile } from 'node:fs/promises'
 import { SepiaError } from '../../../shared/api'
 import type { ContentBlock, MessageNode, ToolCall, Session, Usage } from '../../../shared/ir'
-import { addDiagnostic, finishSession, jsonLineObject, newSession, sessionUsageOnLastAssistant } from '../../ir/build'
+import { addDiagnostic, finishSession, jsonLineObject, newSession, sessionUsageOnLastAssistant, skipRecord } from '../../ir/build'
 import { toolKind } from '../../ir/toolkind'
 import { forEachLine } from '../../util/lines'
 import type { ReadContext, StoreRef } from '../types'
@@ -135,7 +135,7 @@ export async function readDroidSession(ref: StoreRef, _ctx: ReadContext): Promis
       case 'message': {
         const m = obj(e.message)
         if (!m) {
-          addDiagnostic(session, { severity: 'warning', path, line: lineNo, message: 'message event without a message object; skipped' })
+          skipRecord(session, { severity: 'warning', path, line: lineNo, message: 'message event without a message object; skipped' })
           return
         }
         takeMessage(m, nodeId, at, lineNo, str(e.parentId))
@@ -211,7 +211,7 @@ export async function readDroidSession(ref: StoreRef, _ctx: ReadContext): Promis
         else if (b.type === 'tool_use') {
           const id = str(b.id)
           if (!id) {
-            addDiagnostic(session, { severity: 'warning', path, line: lineNo, message: 'tool_use block without id; skipped' })
+            skipRecord(session, { severity: 'warning', path, line: lineNo, message: 'tool_use block without id; skipped' })
             continue
           }
           const name = str(b.name) ?? '(unnamed)'

@@ -134,7 +134,7 @@ export async function readJsonlFile(path: string, log: ConversationLog, unknown:
     }
     const r = obj(value)
     if (!r) {
-      problems.push({ severity: 'warning', path, line: lineNo, message: 'line is JSON but not an object; skipped' })
+      problems.push({ severity: 'warning', path, line: lineNo, message: 'line is JSON but not an object; skipped', skipped: 1 })
       continue
     }
     records++

@@ -24,7 +24,7 @@
 import { readFile } from 'node:fs/promises'
 import { SepiaError } from '../../../shared/api'
 import type { Session, Usage } from '../../../shared/ir'
-import { addDiagnostic, finishSession, jsonLineObject, newSession } from '../../ir/build'
+import { addDiagnostic, finishSession, jsonLineObject, newSession, skipRecord } from '../../ir/build'
 import { openSqliteReadOnly } from '../../util/sqlite'
 import type { ReadContext, StoreRef } from '../types'
 import { messageNodes, num, obj, str } from './content'
@@ -143,11 +143,11 @@ function readSqlite(ref: StoreRef, session: Session): void {
       try {
         content = JSON.parse(String(r.content_json))
       } catch {
-        addDiagnostic(session, { severity: 'warning', path, message: `${where}: content_json is not JSON; skipped` })
+        skipRecord(session, { severity: 'warning', path, message: `${where}: content_json is not JSON; skipped` })
         continue
       }
       if (!Array.isArray(content)) {
-        addDiagnostic(session, { severity: 'warning', path, message: `${where}: content_json is not a list of content items; skipped` })
+        skipRecord(session, { severity: 'warning', path, message: `${where}: content_json is not a list of content items; skipped` })
         continue
       }
       const metadata = typeof r.metadata_json === 'string' ? obj(parseOr(r.metadata_json)) : undefined

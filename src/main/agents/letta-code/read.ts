@@ -37,7 +37,7 @@
 import { readFile } from 'node:fs/promises'
 import { SepiaError } from '../../../shared/api'
 import type { ContentBlock, MessageNode, Session, ToolCall, Usage } from '../../../shared/ir'
-import { addDiagnostic, finishSession, jsonLineObject, newSession } from '../../ir/build'
+import { addDiagnostic, finishSession, jsonLineObject, newSession, skipRecord } from '../../ir/build'
 import { toolKind } from '../../ir/toolkind'
 import { pathApiFor } from '../../platform'
 import { forEachLine } from '../../util/lines'
@@ -215,7 +215,7 @@ export async function readLettaConversation(ref: StoreRef, _ctx: ReadContext): P
           } else if (o.type === 'toolCall') {
             const id = str(o.id)
             if (!id) {
-              addDiagnostic(session, { severity: 'warning', path, line: lineNo, message: 'toolCall block without id; skipped' })
+              skipRecord(session, { severity: 'warning', path, line: lineNo, message: 'toolCall block without id; skipped' })
               continue
             }
             const name = str(o.name) ?? '(unnamed)'
@@ -306,7 +306,7 @@ export async function readLettaConversation(ref: StoreRef, _ctx: ReadContext): P
       case 'message': {
         const m = obj(e.message)
         if (!m) {
-          addDiagnostic(session, { severity: 'warning', path, line: lineNo, message: 'message entry without a message object; skipped' })
+          skipRecord(session, { severity: 'warning', path, line: lineNo, message: 'message entry without a message object; skipped' })
           return
         }
         takeMessage(m, lineNo, entryId, entryAt)

@@ -51,7 +51,7 @@
 import { readFile } from 'node:fs/promises'
 import { SepiaError } from '../../../shared/api'
 import type { ContentBlock, MessageNode, Session, ToolCall, ToolCallDiff, ToolKind, Usage } from '../../../shared/ir'
-import { addDiagnostic, finishSession, newSession } from '../../ir/build'
+import { addDiagnostic, finishSession, newSession, skipRecord } from '../../ir/build'
 import { toolKind } from '../../ir/toolkind'
 import type { ReadContext, StoreRef } from '../types'
 import { openhandsTimeToMs } from './read'
@@ -178,7 +178,7 @@ export async function readOpenHandsV1(ref: StoreRef, _ctx: ReadContext): Promise
       text = await readFile(path, 'utf8')
     } catch (e) {
       if (i === 0) throw new SepiaError({ code: 'READ_FAILED', message: `cannot read ${path}: ${(e as Error).message}`, path })
-      addDiagnostic(session, { severity: 'warning', path, message: `cannot read file: ${(e as Error).message}; skipped` })
+      skipRecord(session, { severity: 'warning', path, message: `cannot read file: ${(e as Error).message}; skipped` })
       continue
     }
     const isState = /base_state\.json$/.test(path)
@@ -186,11 +186,11 @@ export async function readOpenHandsV1(ref: StoreRef, _ctx: ReadContext): Promise
     try {
       v = obj(JSON.parse(text))
     } catch {
-      addDiagnostic(session, { severity: 'warning', path, line: 1, message: `${isState ? 'base_state.json' : 'event file'} is not JSON (cut short?); skipped` })
+      skipRecord(session, { severity: 'warning', path, line: 1, message: `${isState ? 'base_state.json' : 'event file'} is not JSON (cut short?); skipped` })
       continue
     }
     if (!v) {
-      addDiagnostic(session, { severity: 'warning', path, line: 1, message: `${isState ? 'base_state.json' : 'event file'} is not a JSON object; skipped` })
+      skipRecord(session, { severity: 'warning', path, line: 1, message: `${isState ? 'base_state.json' : 'event file'} is not a JSON object; skipped` })
       continue
     }
     if (isState) state = v
@@ -244,7 +244,7 @@ export async function readOpenHandsV1(ref: StoreRef, _ctx: ReadContext): Promise
     }
     const kind = str(e.kind)
     if (kind === undefined) {
-      addDiagnostic(session, { severity: 'warning', path, line: 1, message: 'event has no kind; skipped' })
+      skipRecord(session, { severity: 'warning', path, line: 1, message: 'event has no kind; skipped' })
       continue
     }
     if (HIDDEN.has(kind)) {

@@ -41,7 +41,7 @@
 import { readFile } from 'node:fs/promises'
 import { SepiaError } from '../../../shared/api'
 import type { MessageNode, Session, ToolCall, ToolCallDiff, ToolKind, Usage } from '../../../shared/ir'
-import { addDiagnostic, finishSession, newSession } from '../../ir/build'
+import { addDiagnostic, finishSession, newSession, skipRecord } from '../../ir/build'
 import { toolKind } from '../../ir/toolkind'
 import type { ReadContext, StoreRef } from '../types'
 
@@ -144,19 +144,19 @@ async function loadEvents(ref: StoreRef, session: Session): Promise<LoadedEvent[
       text = await readFile(path, 'utf8')
     } catch (e) {
       if (i === 0) throw new SepiaError({ code: 'READ_FAILED', message: `cannot read ${path}: ${(e as Error).message}`, path })
-      addDiagnostic(session, { severity: 'warning', path, message: `cannot read event file: ${(e as Error).message}; skipped` })
+      skipRecord(session, { severity: 'warning', path, message: `cannot read event file: ${(e as Error).message}; skipped` })
       continue
     }
     let v: unknown
     try {
       v = JSON.parse(text)
     } catch {
-      addDiagnostic(session, { severity: 'warning', path, line: 1, message: 'event file is not JSON (cut short?); skipped' })
+      skipRecord(session, { severity: 'warning', path, line: 1, message: 'event file is not JSON (cut short?); skipped' })
       continue
     }
     const e = obj(v)
     if (!e) {
-      addDiagnostic(session, { severity: 'warning', path, line: 1, message: 'event file is not a JSON object; skipped' })
+      skipRecord(session, { severity: 'warning', path, line: 1, message: 'event file is not a JSON object; skipped' })
       continue
     }
     const fileId = Number(/(\d+)\.json$/.exec(path)?.[1] ?? NaN)
@@ -267,7 +267,7 @@ export async function readOpenHandsSession(ref: StoreRef, _ctx: ReadContext): Pr
       if (str(extras.diff)) result.metadata = { diff: extras.diff }
       push(result)
     } else {
-      addDiagnostic(session, { severity: 'warning', path, line: 1, message: 'event is neither an action nor an observation; skipped' })
+      skipRecord(session, { severity: 'warning', path, line: 1, message: 'event is neither an action nor an observation; skipped' })
     }
   }
   if (meta) {

@@ -40,7 +40,7 @@
 import { basename } from 'node:path'
 import { SepiaError } from '../../../shared/api'
 import type { ContentBlock, MessageNode, Session, ToolCall, Usage } from '../../../shared/ir'
-import { addDiagnostic, finishSession, jsonLineObject, newSession } from '../../ir/build'
+import { addDiagnostic, finishSession, jsonLineObject, newSession, skipRecord } from '../../ir/build'
 import { toolKind } from '../../ir/toolkind'
 import { forEachLine } from '../../util/lines'
 import type { ReadContext, StoreRef } from '../types'
@@ -218,7 +218,7 @@ export async function readPiSession(ref: StoreRef, _ctx: ReadContext): Promise<S
       case 'message': {
         const m = obj(e.message)
         if (!m) {
-          addDiagnostic(session, { severity: 'warning', path, line: lineNo, message: 'message entry without a message object; skipped' })
+          skipRecord(session, { severity: 'warning', path, line: lineNo, message: 'message entry without a message object; skipped' })
           return
         }
         takeMessage(m, lineNo, push, notice)
@@ -296,7 +296,7 @@ export async function readPiSession(ref: StoreRef, _ctx: ReadContext): Promise<S
           } else if (o.type === 'toolCall') {
             const callId = str(o.id)
             if (!callId) {
-              addDiagnostic(session, { severity: 'warning', path, line: lineNo, message: 'toolCall block without id; skipped' })
+              skipRecord(session, { severity: 'warning', path, line: lineNo, message: 'toolCall block without id; skipped' })
               continue
             }
             const name = str(o.name) ?? '(unnamed)'

@@ -25,7 +25,7 @@
 import { readFile } from 'node:fs/promises'
 import { SepiaError } from '../../../shared/api'
 import type { MessageNode, Session, ToolCall, ToolCallDiff, Usage } from '../../../shared/ir'
-import { addDiagnostic, finishSession, jsonLineObject, newSession } from '../../ir/build'
+import { addDiagnostic, finishSession, jsonLineObject, newSession, skipRecord } from '../../ir/build'
 import { sortParts } from '../gemini/parts'
 import { exitCodeOf, makeCall, resultNode } from '../gemini/tools'
 import { isoToMs, num, obj, str, type Json } from '../gemini/values'
@@ -150,7 +150,7 @@ export async function readQwenCodeSession(ref: StoreRef, _ctx: ReadContext): Pro
         const sorted = sortParts(message?.parts)
         const failed = str(tcr?.status) === 'error'
         if (sorted.responses.length === 0) {
-          addDiagnostic(session, { severity: 'warning', path, line, message: 'tool_result record without a functionResponse part; skipped' })
+          skipRecord(session, { severity: 'warning', path, line, message: 'tool_result record without a functionResponse part; skipped' })
           return
         }
         sorted.responses.forEach((fr, k) => {

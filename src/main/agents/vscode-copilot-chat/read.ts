@@ -30,7 +30,7 @@
 import { readFile } from 'node:fs/promises'
 import { SepiaError } from '../../../shared/api'
 import type { MessageNode, Session, ToolCall, ToolKind } from '../../../shared/ir'
-import { addDiagnostic, finishSession, newSession, pushChained } from '../../ir/build'
+import { addDiagnostic, finishSession, newSession, pushChained, skipRecord } from '../../ir/build'
 import { toolKind } from '../../ir/toolkind'
 import type { ReadContext, StoreRef } from '../types'
 import { FORMAT_JSONL } from './discover'
@@ -80,11 +80,11 @@ function replayLog(session: Session, path: string, text: string): unknown {
     try {
       e = obj(JSON.parse(raw))
     } catch {
-      addDiagnostic(session, { severity: 'warning', path, line, message: 'log entry is not JSON (cut short?); skipped' })
+      skipRecord(session, { severity: 'warning', path, line, message: 'log entry is not JSON (cut short?); skipped' })
       return
     }
     if (!e) {
-      addDiagnostic(session, { severity: 'warning', path, line, message: 'log entry is not a JSON object; skipped' })
+      skipRecord(session, { severity: 'warning', path, line, message: 'log entry is not a JSON object; skipped' })
       return
     }
     const kind = e.kind
@@ -93,12 +93,12 @@ function replayLog(session: Session, path: string, text: string): unknown {
       return
     }
     if (state === undefined) {
-      addDiagnostic(session, { severity: 'warning', path, line, message: 'log entry before the initial state; skipped' })
+      skipRecord(session, { severity: 'warning', path, line, message: 'log entry before the initial state; skipped' })
       return
     }
     const k = Array.isArray(e.k) && e.k.every((x) => typeof x === 'string' || typeof x === 'number') ? (e.k as (string | number)[]) : undefined
     if (!k || (kind !== 1 && kind !== 2 && kind !== 3)) {
-      addDiagnostic(session, { severity: 'warning', path, line, message: `log entry of kind ${JSON.stringify(kind)} without a valid path; skipped` })
+      skipRecord(session, { severity: 'warning', path, line, message: `log entry of kind ${JSON.stringify(kind)} without a valid path; skipped` })
       return
     }
     if (k.length === 0) {
@@ -109,7 +109,7 @@ function replayLog(session: Session, path: string, text: string): unknown {
     for (const seg of k.slice(0, -1)) {
       const next = cur?.[seg]
       if (typeof next !== 'object' || next === null) {
-        addDiagnostic(session, { severity: 'warning', path, line, message: `log entry path ${JSON.stringify(k)} does not exist; skipped` })
+        skipRecord(session, { severity: 'warning', path, line, message: `log entry path ${JSON.stringify(k)} does not exist; skipped` })
         return
       }
       cur = next as Record<string | number, unknown>
@@ -210,7 +210,7 @@ export async function readVscodeCopilotChatSession(ref: StoreRef, _ctx: ReadCont
   data.requests.forEach((r0, i) => {
     const r = obj(r0)
     if (!r) {
-      addDiagnostic(session, { severity: 'warning', path, message: `requests[${i}] is not an object; skipped` })
+      skipRecord(session, { severity: 'warning', path, message: `requests[${i}] is not an object; skipped` })
       return
     }
     const requestId = str(r.requestId) ?? `request-${i}`

@@ -30,7 +30,7 @@
  */
 import { SepiaError } from '../../../shared/api'
 import type { ContentBlock, MessageNode, Session, ToolCall, Usage } from '../../../shared/ir'
-import { addDiagnostic, finishSession, newSession } from '../../ir/build'
+import { addDiagnostic, finishSession, newSession, skipRecord } from '../../ir/build'
 import { toolKind } from '../../ir/toolkind'
 import type { ReadContext, StoreRef } from '../types'
 import { folderPaths, threadJson, threadRow, withZedDb, zedMs, type ZedThreadRow } from './db'
@@ -197,7 +197,7 @@ function currentNodes(session: Session, path: string, row: ZedThreadRow, message
       }
       return
     }
-    addDiagnostic(session, { severity: 'warning', path, line: row.rowid, message: `thread ${row.id} message ${ix} is neither User, Agent nor Resume; not read` })
+    skipRecord(session, { severity: 'warning', path, line: row.rowid, message: `thread ${row.id} message ${ix} is neither User, Agent nor Resume; not read` })
   })
   flushUsage()
   return out
@@ -228,7 +228,7 @@ function legacyNodes(session: Session, path: string, row: ZedThreadRow, messages
     const segments = Array.isArray(m.segments) ? m.segments : typeof m.text === 'string' ? [{ type: 'text', text: m.text }] : []
     const role = m.role
     if (role !== 'user' && role !== 'assistant' && role !== 'system') {
-      addDiagnostic(session, { severity: 'warning', path, line: row.rowid, message: `thread ${row.id} message ${ix}: unknown role ${JSON.stringify(role)}; not read` })
+      skipRecord(session, { severity: 'warning', path, line: row.rowid, message: `thread ${row.id} message ${ix}: unknown role ${JSON.stringify(role)}; not read` })
       return
     }
     const texts: string[] = []

@@ -5,6 +5,7 @@
  * reading of the raw files written or copied here.
  */
 import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -68,6 +69,23 @@ describe('sepia doctor', () => {
     expect(text.out.split('\n')[0]).toBe(report.summary)
     expect(text.out).toContain(`skipped: 2 "brand-new-kind" records of a kind Sepia does not read yet (first at ${file}:${unknownLines[0]})`)
     expect(text.out).toContain(`no result recorded: 1 tool call (Bash) in session ${SID}`)
+  })
+
+  it('names a session file it skipped at discovery (a FIFO, a warning) as a file that could not be read', async () => {
+    // Before: `sepia list` warned about the FIFO but the doctor said "We read 100%" and named no file.
+    const { home, lines } = claudeHome()
+    const fifo = join(home, '.claude', 'projects', '-home-ana-app', '11111111-1111-4111-8111-111111111111.jsonl')
+    execFileSync('mkfifo', [fifo])
+    const r = await run('doctor', '--home', home, '--json')
+    expect(r.code).toBe(0)
+    const report = JSON.parse(r.out) as HealthReport
+    const cc = report.homes[0]!.agents.find((a) => a.agent === 'claude-code')!
+    expect(cc.records).toBe(lines.length)
+    expect(cc.skippedFiles).toEqual([expect.objectContaining({ path: fifo, agent: 'claude-code', reason: expect.stringContaining('not a regular file') })])
+    expect(report.totals.skippedFiles).toBe(1)
+    expect(report.summary).toContain('1 file could not be read')
+    const text = await run('doctor', '--home', home)
+    expect(text.out).toContain(fifo)
   })
 
   it('counts a session whose reader skipped a JSONL line (jsonLineObject, a warning) as read in part', async () => {

@@ -29,7 +29,8 @@ import { checkPostgresUrl, maskSecretsIn } from '../main/team/url'
 import type { CliValues } from './options'
 
 export const USAGE = `Usage:
-  sepia list  [--home DIR] [--all] [--json]     list sessions (agent, project, title); --all adds the ones their agent hides
+  sepia list  [--home DIR] [--agent ID] [--all] [--json]
+                                                list sessions (agent, project, title); --all adds the ones their agent hides
   sepia show  <session-id> [--agent ID] [--home DIR] [--json]
                                                 print a session (Markdown, or IR JSON)
   sepia serve [--home DIR] [--port N] [--demo]  serve the app on http://127.0.0.1
@@ -75,15 +76,20 @@ export async function runCommand(command: string | undefined, rest: string[], va
     if (WRITING_COMMANDS.has(command)) for (const n of await api.recoverWrites()) err.write(safeText(`sepia: ${n.message}\n`))
     switch (command) {
       case 'list': {
+        // --agent keeps one agent's sessions (it was accepted and ignored, even when not an agent id).
+        const only = values.agent
+        if (only !== undefined && !isAgentId(only)) throw unknownAgentError(only, AGENT_IDS, AGENTS, 'reads')
         if (values.json) {
           // The stored masked summaries as they are (issue 15: parsing, masking and printing 10k
           // summary objects was most of a warm `sepia list --json`); src/main/library.ts `listJson`.
           await api.ready()
           const l = await api.library.listJson()
-          out.write(formatListJson(l.homes, l.sessions, l.diagnostics))
+          const sessions = only === undefined ? l.sessions : l.sessions.filter((j) => (JSON.parse(j) as { agent?: string }).agent === only)
+          out.write(formatListJson(l.homes, sessions, l.diagnostics))
           return 0
         }
-        const lib = await api.getLibrary()
+        const whole = await api.getLibrary()
+        const lib = only === undefined ? whole : { ...whole, sessions: whole.sessions.filter((s) => s.agent === only) }
         const stores = (await Promise.all(api.library.openHomes.map((h) => findUnreadStores(h.layout)))).flat()
         // No session to list: say which agents' history is here that Sepia cannot read yet (src/main/health/unread.ts);
         // an encrypted store is not one of them: it gets its own notice below.

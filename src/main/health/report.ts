@@ -6,8 +6,10 @@
  * (`countPairedToolCalls`), plus the record-type census (census.ts). A record a reader skipped
  * (a line, message, event, row: `skipRecord`, `Diagnostic.skipped`) is often only a `warning` on
  * the session, but a record lost all the same: it makes the session one read in part too
- * (`isSkippedRecord`). Never throws for bad
- * content: a session that cannot be read at all is a skipped file.
+ * (`isSkippedRecord`). Likewise a discovery `warning` that says a file or folder was not read at
+ * all (a FIFO or folder where a session file should be, a folder that cannot be listed, a database
+ * that cannot be opened: `isUnreadFile`) is a skipped file, not left out of the report. Never
+ * throws for bad content: a session that cannot be read at all is a skipped file.
  */
 import type { AgentHealth, HealthReport, HomeHealth, PartialSession, SkippedFile, UnansweredCalls } from '../../shared/health'
 import type { AgentDefinition, ReadContext } from '../agents/types'
@@ -18,11 +20,16 @@ import { findUnreadStores } from './unread'
 
 const MAX_LISTED = 200
 
+/** A discovery warning whose file (or folder) was not read at all, in the words the readers use. */
+export function isUnreadFile(d: { severity: string; message: string }): boolean {
+  return d.severity === 'warning' && /not a regular file|^cannot (list folder|read)\b|could not read/i.test(d.message)
+}
+
 /** Health of one agent under one home. */
 async function agentHealth(agent: AgentDefinition, layout: HomeLayout, ctx: ReadContext): Promise<AgentHealth | undefined> {
   const found = await agent.discover(layout, ctx)
   const skippedFiles: SkippedFile[] = found.diagnostics
-    .filter((d) => d.severity === 'error')
+    .filter((d) => d.severity === 'error' || isUnreadFile(d))
     .map((d) => ({ path: d.path, ...(d.line !== undefined ? { line: d.line } : {}), agent: agent.id, reason: d.message }))
   if (found.refs.length === 0 && skippedFiles.length === 0) return undefined
   const census: Census = new Map()

@@ -105,6 +105,26 @@ function take(r: Json, line: number, t: Transcript, facts: SessionFacts, expecte
 }
 
 /**
+ * Why a `user` or `assistant` record's message cannot be read (its `message` not an object, or its
+ * `content` neither text nor a list of blocks), or undefined: nothing of such a record is read, so it
+ * must not vanish without a word (a damaged line that still parses as JSON).
+ */
+function unreadableMessage(r: Json): string | undefined {
+  const type = str(r.type) ?? str(obj(r.message)?.role)
+  if (type !== 'user' && type !== 'assistant') return undefined
+  if (r.message === undefined) return undefined
+  const m = obj(r.message)
+  if (!m) return `the ${type} record's "message" is ${kindOf(r.message)}, not an object; nothing is read from it`
+  const c = m.content
+  if (c === undefined || typeof c === 'string' || Array.isArray(c)) return undefined
+  return `the ${type} record's message content is ${kindOf(c)}, not text or a list of blocks; nothing is read from it`
+}
+
+function kindOf(v: unknown): string {
+  return v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v === 'object' ? 'an object' : `a ${typeof v}`
+}
+
+/**
  * Read `ref`'s transcript into `t` and `session`: bad lines become diagnostics (one per line,
  * with its number), then the transcript is finished and the session fields set (everything the
  * reader does before it links sub-agents). Rejects with `READ_FAILED` only when the transcript
@@ -132,7 +152,11 @@ export async function scanTranscript(ref: StoreRef, session: Session, t: Transcr
       }
       const parsed = parseLine(text)
       if (parsed.problem) o.diag({ severity: parsed.problem.severity, path, line: lineNo, message: parsed.problem.message })
-      for (const r of parsed.records) take(r, lineNo, t, facts, expected, counters, filter)
+      for (const r of parsed.records) {
+        const bad = unreadableMessage(r)
+        if (bad) o.diag({ severity: 'error', path, line: lineNo, message: bad })
+        take(r, lineNo, t, facts, expected, counters, filter)
+      }
     }, { size: ref.files.length === 1 ? ref.size : undefined })
   } catch (e) {
     if (failed) throw e

@@ -106,6 +106,23 @@ describe('claude-code shapes', () => {
     expect(s.childSessionIds).toEqual(['legacy1'])
   })
 
+  it('names a user or assistant record whose message content has the wrong type, instead of dropping it silently', async () => {
+    const path = write('wrongtype.jsonl', [
+      user('u1', null, 'hello'),
+      user('u2', 'u1', 123),
+      { ...assistant('a1', 'u2', 'msg_1', []), message: 'not an object' },
+      assistant('a2', 'a1', 'msg_2', [{ type: 'text', text: 'hi' }]),
+    ])
+    const ref = { agent: 'claude-code' as const, sessionId: 'wrongtype', format: 'claude-code-jsonl', files: [path], size: 0, mtimeMs: 0, home }
+    const s = await claudeCode.read(ref, testContext)
+    expect(s.nodes.map((n) => n.content).filter((c) => c !== '')).toEqual(['hello', 'hi'])
+    const errors = s.diagnostics.filter((d) => d.severity === 'error')
+    expect(errors).toEqual([
+      expect.objectContaining({ path, line: 2, message: expect.stringContaining('content is a number') }),
+      expect.objectContaining({ path, line: 3, message: expect.stringContaining('"message" is a string') }),
+    ])
+  })
+
   it('rejects with READ_FAILED when the transcript cannot be opened', async () => {
     const ref = { agent: 'claude-code' as const, sessionId: 'gone', format: 'claude-code-jsonl', files: [join(project, 'gone.jsonl')], size: 0, mtimeMs: 0, home }
     await expect(claudeCode.read(ref, testContext)).rejects.toMatchObject({ code: 'READ_FAILED' })

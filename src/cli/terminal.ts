@@ -22,7 +22,9 @@ export function safeText(text: string): string {
 export function writeDiagnostics(err: NodeJS.WritableStream, diagnostics: readonly Diagnostic[], max = 20): void {
   const label = { error: 'error', warning: 'warning', info: 'note' } as const
   for (const d of diagnostics.slice(0, max)) {
-    err.write(safeText(`${label[d.severity]}: ${d.path}${d.line ? `:${d.line}` : ''}: ${d.message}`.slice(0, 2000)) + '\n')
+    // A message that opens with its own path ("<path> is not a regular file ...") is not given it twice.
+    const where = d.message.startsWith(d.path) && !d.line ? '' : `${d.path}${d.line ? `:${d.line}` : ''}: `
+    err.write(safeText(`${label[d.severity]}: ${where}${d.message}`.slice(0, 2000)) + '\n')
   }
   if (diagnostics.length > max) err.write(`… and ${diagnostics.length - max} more problem(s); use --json to see them all.\n`)
 }

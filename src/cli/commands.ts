@@ -180,7 +180,7 @@ export async function runCommand(command: string | undefined, rest: string[], va
       }
       case 'serve': {
         const { runServe } = await import('./serve') // the HTTP server (node:http) loads for serve only
-        return await runServe(api, { port: values.port ? Number(values.port) : 0, demo: values.demo ?? false }, out)
+        return await runServe(api, { port: values.port ? Number(values.port) : 0, demo: values.demo ?? false, onStop: () => api.library.closeNow() }, out)
       }
       default:
         err.write(`Unknown command "${command}".\n\n${USAGE}`)

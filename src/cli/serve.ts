@@ -13,6 +13,11 @@ export interface ServeOptions {
   port: number
   /** Open the demo library instead of the user's history. */
   demo: boolean
+  /**
+   * Run when the server stops (Ctrl+C, SIGTERM), before the process exits: closes the catalog, so
+   * SQLite folds its write-ahead log into the database file instead of leaving it beside it.
+   */
+  onStop?: () => void
 }
 
 /**
@@ -44,7 +49,14 @@ export async function runServe(api: SepiaApi, options: ServeOptions, out: NodeJS
   out.write(`Sepia is serving ${lib.sessions.length} session(s) from ${lib.homes.some((h) => h.isDemo) ? 'the demo library' : where}\n`)
   out.write(`Open ${handle.url}\n(Press Ctrl+C to stop.)\n`)
   const stop = () => {
-    void handle.close().then(() => process.exit(0))
+    void handle.close().then(() => {
+      try {
+        options.onStop?.()
+      } catch {
+        // exiting anyway: SQLite recovers the log on the next open
+      }
+      process.exit(0)
+    })
   }
   process.once('SIGINT', stop)
   process.once('SIGTERM', stop)

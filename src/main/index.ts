@@ -115,6 +115,8 @@ void app.whenReady().then(() => {
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0) createWindow()
   })
+  // The catalog is closed as the app quits, so its write-ahead log is folded into the file.
+  app.on('will-quit', () => api.library.closeNow())
 })
 
 app.on('window-all-closed', () => {

@@ -511,6 +511,18 @@ export class LibraryService {
       })
   }
 
+  /**
+   * Stop watching and close the catalog at once, for a process about to exit (`sepia serve`
+   * stopped): SQLite checkpoints the write-ahead log into the file when this is its last
+   * connection (a worker still writing keeps the log; the next open recovers it). Calls after
+   * this one find the catalog closed.
+   */
+  closeNow(): void {
+    this.live?.close()
+    this.live = undefined
+    if (this.db.open) this.db.close()
+  }
+
   /** Stop watching and close the catalog (after running work finished). */
   async close(): Promise<void> {
     this.live?.close()

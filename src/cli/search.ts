@@ -78,5 +78,7 @@ export async function runSearch(api: SepiaService, query: string | undefined, o:
   await api.library.whenIdle()
   const result = await api.search(query, filters)
   out.write(o.json ? JSON.stringify(result, null, 2) + '\n' : formatHits(result))
+  // No agent history here, so the built-in demo library was searched: say so, as `sepia list` does.
+  if (!o.json && api.library.openHomes.some((h) => h.isDemo)) out.write('\n(These are from the demo library: Sepia found no agent history of yours. Use --home DIR to search a copied home folder.)\n')
   return 0
 }

@@ -1,0 +1,46 @@
+/**
+ * `sepia search` where the user has no agent history: the built-in demo library is what gets
+ * searched, and the output says so (a first-user try: 15 hits printed as if they were the user's
+ * own sessions, while `sepia list` marked the homes "(demo)"). With `--home` it says nothing.
+ */
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { runCli as run } from './helpers/cli-run'
+import { findAppRoot } from '../src/main/context'
+
+const ROOT = findAppRoot()
+const saved = { HOME: process.env['HOME'], SEPIA_DATA_DIR: process.env['SEPIA_DATA_DIR'] }
+let dir = ''
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'sepia-search-demo-'))
+  mkdirSync(join(dir, 'home'))
+  process.env['HOME'] = join(dir, 'home')
+  process.env['SEPIA_DATA_DIR'] = join(dir, 'data')
+})
+afterAll(() => {
+  for (const [k, v] of Object.entries(saved)) {
+    if (v === undefined) delete process.env[k]
+    else process.env[k] = v
+  }
+  rmSync(dir, { recursive: true, force: true })
+})
+
+describe('sepia search on the demo library', () => {
+  it('says the hits come from the demo library when there is no history of the user', async () => {
+    const r = await run('search', 'capital')
+    expect(r.code).toBe(0)
+    expect(r.out).toMatch(/^[1-9]\d*\+? match/)
+    expect(r.out).toContain('(These are from the demo library')
+    // JSON stays the result alone.
+    const j = await run('search', 'capital', '--json')
+    expect(() => JSON.parse(j.out)).not.toThrow()
+  }, 120_000)
+
+  it('says nothing of the demo for a home opened with --home', async () => {
+    const r = await run('search', 'capital', '--home', join(ROOT, 'fixtures/real/claude-code/home'))
+    expect(r.code).toBe(0)
+    expect(r.out).not.toContain('demo library')
+  }, 120_000)
+})

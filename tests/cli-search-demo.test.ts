@@ -1,7 +1,8 @@
 /**
  * `sepia search` where the user has no agent history: the built-in demo library is what gets
  * searched, and the output says so (a first-user try: 15 hits printed as if they were the user's
- * own sessions, while `sepia list` marked the homes "(demo)"). With `--home` it says nothing.
+ * own sessions, while `sepia list` marked the homes "(demo)"), and an id not found there names the
+ * demo, not its folders. With `--home` it says nothing of the demo.
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -36,6 +37,15 @@ describe('sepia search on the demo library', () => {
     // JSON stays the result alone.
     const j = await run('search', 'capital', '--json')
     expect(() => JSON.parse(j.out)).not.toThrow()
+  }, 120_000)
+
+  it('an id not found in the demo library says so instead of listing the demo folders (show, put-back)', async () => {
+    for (const cmd of ['show', 'put-back']) {
+      const r = await run(cmd, 'c79310a4-no-such-id')
+      expect(r.code, cmd).not.toBe(0)
+      expect(r.err, cmd).toContain('No session "c79310a4-no-such-id" in the demo library')
+      expect(r.err, cmd).not.toContain('fixtures')
+    }
   }, 120_000)
 
   it('says nothing of the demo for a home opened with --home', async () => {

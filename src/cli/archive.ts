@@ -76,7 +76,7 @@ export async function runPutBack(api: SepiaService, rest: string[], o: { json: b
   if (o.agent !== undefined && !isAgentId(o.agent)) throw unknownAgentError(o.agent, AGENT_IDS, AGENTS, 'reads')
   const lib = await api.getLibrary()
   const pick = lib.sessions.filter((s) => s.id === id && (o.agent === undefined || s.agent === o.agent))
-  if (pick.length === 0) throw sessionNotFound(id, lib.homes.map((h) => h.path), o.homes)
+  if (pick.length === 0) throw sessionNotFound(id, lib.homes, o.homes)
   if (pick.length > 1) throw new SepiaError({ code: 'BAD_ARGUMENT', message: `"${id}" is a session of ${pick.map((s) => s.agent).join(' and ')}; give --agent.` })
   const r = await api.putBack(pick[0]!.agent, id)
   if (o.json) out.write(JSON.stringify(r, null, 2) + '\n')

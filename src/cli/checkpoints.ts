@@ -38,7 +38,7 @@ async function findSession(api: SepiaService, id: string, agent?: string, homes?
   const matches = lib.sessions.filter((s) => (s.id === id || s.id.startsWith(id)) && (!agent || s.agent === agent))
   const exact = matches.filter((s) => s.id === id)
   const pick = exact.length > 0 ? exact : matches
-  if (pick.length === 0) throw sessionNotFound(id, lib.homes.map((h) => h.path), homes)
+  if (pick.length === 0) throw sessionNotFound(id, lib.homes, homes)
   if (pick.length > 1) throw new SepiaError({ code: 'BAD_ARGUMENT', message: `"${id}" matches ${pick.length} sessions; give more of the id or --agent.` })
   return { agent: pick[0]!.agent, id: pick[0]!.id }
 }

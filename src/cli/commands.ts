@@ -122,7 +122,7 @@ export async function runCommand(command: string | undefined, rest: string[], va
           const stores = (await Promise.all(api.library.openHomes.map((h) => findUnreadStores(h.layout)))).flat()
           const locked = stores.find((u) => u.paths.some((p) => p.includes(id)))
           if (locked) throw new SepiaError({ code: 'SESSION_NOT_FOUND', message: unreadStoreLine(locked) })
-          throw sessionNotFound(id, lib.homes.map((h) => h.path), values.home)
+          throw sessionNotFound(id, lib.homes, values.home)
         }
         if (pick.length > 1) {
           const names = pick.slice(0, 10).map((s) => `  ${s.agent}  ${pasteableId(s.id)}  ${s.title ?? ''}`.trimEnd())

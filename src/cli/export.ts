@@ -54,7 +54,7 @@ export async function runExport(api: SepiaService, ids: string[], o: ExportCliOp
       const matches = lib.sessions.filter((s) => (s.id === id || s.id.startsWith(id)) && (!o.agent || s.agent === o.agent))
       const exact = matches.filter((s) => s.id === id)
       const pick = exact.length > 0 ? exact : matches
-      if (pick.length === 0) throw sessionNotFound(id, lib.homes.map((h) => h.path), o.homes)
+      if (pick.length === 0) throw sessionNotFound(id, lib.homes, o.homes)
       if (pick.length > 1) throw new SepiaError({ code: 'BAD_ARGUMENT', message: `"${id}" matches ${pick.length} sessions; give more of the id or --agent.` })
       return { agent: pick[0]!.agent, id: pick[0]!.id }
     })

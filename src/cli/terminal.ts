@@ -39,10 +39,13 @@ export function listCommand(homes: readonly string[] = []): string {
 
 /**
  * The `SESSION_NOT_FOUND` error for a session id matching nothing in `searched` (the home folders
- * read, as paths); the hint repeats the user's `--home` arguments (`homes`).
+ * read); the hint repeats the user's `--home` arguments (`homes`). When every home read is the
+ * built-in demo library (no agent history of the user's), it says that instead of listing the
+ * demo's folders.
  */
-export function sessionNotFound(id: string, searched: readonly string[], homes: readonly string[] = []): SepiaError {
-  return new SepiaError({ code: 'SESSION_NOT_FOUND', message: `No session "${id}" in ${searched.join(', ')}. Run "${listCommand(homes)}" to see the ids.` })
+export function sessionNotFound(id: string, searched: readonly { path: string; isDemo?: boolean }[], homes: readonly string[] = []): SepiaError {
+  const where = searched.length > 0 && searched.every((h) => h.isDemo) ? 'the demo library (Sepia found no agent history of yours; use --home DIR for a copied home folder)' : searched.map((h) => h.path).join(', ')
+  return new SepiaError({ code: 'SESSION_NOT_FOUND', message: `No session "${id}" in ${where}. Run "${listCommand(homes)}" to see the ids.` })
 }
 
 /**

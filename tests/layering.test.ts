@@ -172,7 +172,7 @@ describe('layering', () => {
     const has = (file: string, target: string, kind: Import['kind']) => all.get(file)?.some((i) => i.target === target && i.kind === kind)
     expect(has('src/main/convert/convert.ts', 'src/main/agents/read-back.ts', 'static')).toBe(true)
     expect(has('src/main/convert/convert.ts', 'src/main/agents/types.ts', 'type')).toBe(true)
-    expect(has('src/cli/index.ts', 'src/main/mcp/server.ts', 'dynamic')).toBe(true)
+    expect(has('src/cli/commands.ts', 'src/main/mcp/server.ts', 'dynamic')).toBe(true)
     const vue = files.filter((f) => f.endsWith('.vue'))
     expect(vue.length).toBeGreaterThan(10)
     expect(vue.some((f) => all.get(f)!.some((i) => i.target?.startsWith('src/shared/')))).toBe(true)

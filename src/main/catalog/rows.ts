@@ -213,7 +213,7 @@ export function newWriteTurn(): SharedArrayBuffer {
 export function inTurn<T>(fn: () => T): T {
   const out = takeTurn(turn, fn)
   const db = turnDb
-  if (db && db.open && !db.inTransaction) {
+  if (db && !db.inTransaction) {
     try {
       db.pragma('wal_checkpoint(PASSIVE)')
     } catch (e) {

@@ -109,8 +109,6 @@ async function run(job: WorkerJob): Promise<void> {
       else await indexText(store, onStep, undefined, TEXT_WORKER_BATCH)
     }
   } finally {
-    // A later job of this worker shares no turn (and no checkpoints) of this one's connection.
-    useWriteTurn(undefined)
     db.close()
   }
 }

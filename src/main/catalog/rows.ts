@@ -26,7 +26,6 @@
  */
 import { closeSync, existsSync, openSync, readdirSync, readSync, rmSync, writeSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
-import type Database from 'better-sqlite3'
 import type { Usage } from '../../shared/ir'
 import { finishRow, type RawMessageRow } from './extract'
 import { ROWS_PENDING, stampOf, type CatalogStore, type FileStamp, type SessionHead } from './store'
@@ -180,18 +179,10 @@ export function writeHead(store: CatalogStore, head: SessionHead, files: FileSta
  * lock was free; a turn is handed over at once (`Atomics.notify`). Masking stays outside the turn.
  */
 let turn: Int32Array | undefined
-/** The connection whose write-ahead log this thread folds into the catalog after each turn ({@link useWriteTurn}). */
-let turnDb: Database.Database | undefined
 
-/**
- * Share `buffer` (from {@link newWriteTurn}) as this thread's write turn; undefined: none. With
- * `db` (the thread's connection), SQLite's automatic checkpoint of that connection is replaced by
- * one run right after each turn is handed back (see {@link inTurn}).
- */
-export function useWriteTurn(buffer: SharedArrayBuffer | undefined, db?: Database.Database): void {
+/** Share `buffer` (from {@link newWriteTurn}) as this thread's write turn; undefined: none. */
+export function useWriteTurn(buffer: SharedArrayBuffer | undefined): void {
   turn = buffer ? new Int32Array(buffer) : undefined
-  turnDb = buffer ? db : undefined
-  if (turnDb) turnDb.pragma('wal_autocheckpoint = 0')
 }
 
 /** A write turn for the workers of one refresh. */
@@ -199,28 +190,9 @@ export function newWriteTurn(): SharedArrayBuffer {
   return new SharedArrayBuffer(4)
 }
 
-/**
- * Run `fn` (a write transaction) in this thread's write turn, if it has one; then, when the thread
- * shares its connection's checkpoints ({@link useWriteTurn} with `db`), a PASSIVE checkpoint after
- * the turn is handed back. SQLite's automatic checkpoint (when the log passes 1,000 pages, i.e.
- * after nearly every commit of the rows pass: ~8 MB each) runs inside the COMMIT, so inside the
- * turn: the other writers waited for the log to be copied into the catalog and synced, work that
- * SQLite itself lets run beside a writer (a checkpoint takes no write lock). The same checkpoint,
- * the same commits and the same durability (`synchronous = NORMAL`: the log is synced by the
- * checkpoint); only who waits for it changes. A checkpoint that cannot run (another connection's
- * checkpoint, `SQLITE_BUSY`) is left to the next one.
- */
+/** Run `fn` (a write transaction) in this thread's write turn, if it has one. */
 export function inTurn<T>(fn: () => T): T {
-  const out = takeTurn(turn, fn)
-  const db = turnDb
-  if (db && !db.inTransaction) {
-    try {
-      db.pragma('wal_checkpoint(PASSIVE)')
-    } catch (e) {
-      if ((e as { code?: unknown }).code !== 'SQLITE_BUSY') throw e
-    }
-  }
-  return out
+  return takeTurn(turn, fn)
 }
 
 /** Run `fn` in the write turn `buffer` (from {@link newWriteTurn}) when given, else at once. */

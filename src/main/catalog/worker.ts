@@ -95,7 +95,7 @@ async function run(job: WorkerJob): Promise<void> {
         port!.postMessage({ type: 'listed' })
         await told
         if (dieInRows && spill.path.endsWith('-0.jsonl')) process.exit(1)
-        useWriteTurn(job.turn, db)
+        useWriteTurn(job.turn)
         await writeSpilledRows(store, spill)
         rmSync(spill.path, { force: true })
       }
@@ -103,7 +103,7 @@ async function run(job: WorkerJob): Promise<void> {
       const onStep = (done: number, total: number): void => port!.postMessage({ type: 'text', done, total })
       if (job.follow) {
         // Each batch in the rows workers' write turn (`rows.ts` `inTurn`).
-        useWriteTurn(job.turn, db)
+        useWriteTurn(job.turn)
         await followText(store, onStep, () => rowsDone, TEXT_WORKER_BATCH, TEXT_WORKER_BATCH, inTurn)
       }
       else await indexText(store, onStep, undefined, TEXT_WORKER_BATCH)

@@ -157,6 +157,16 @@ const NAME_CHAR = /[A-Za-z0-9_.-]/
 const ASSIGNMENT_WORD_END = /(?:key|secret|token|passw(?:or)?d|pwd|passphrase|credentials?|authorization|cookie)$/i
 /** Characters of the longest word of {@link ASSIGNMENT_WORD_END} (`authorization`). */
 const LONGEST_WORD = 13
+/**
+ * 1 at the char codes a word of {@link ASSIGNMENT_WORD_END} can end with (the last letters of its
+ * words, either case: `key` y, `secret` t, `token` n, `passwd`/`password`/`pwd` d, `passphrase`/`cookie`
+ * e, `credential` l, `credentials` s, `authorization` n), so most `:`/`=` are passed over without
+ * the slice and the regex (issue 15: they were a tenth of the masking in the rows pass). Exact: a
+ * case-insensitive regex without the `u` flag matches an ASCII letter only with that letter in
+ * either case (ECMAScript Canonicalize keeps a non-ASCII character that would upper-case to ASCII).
+ */
+const WORD_LAST = new Uint8Array(128)
+for (const c of 'ytdelsn') WORD_LAST[c.charCodeAt(0)] = WORD_LAST[c.toUpperCase().charCodeAt(0)] = 1
 
 /**
  * The cheap hint of {@link ASSIGNMENT} (as `hints` are for the format detectors): true when some
@@ -190,7 +200,7 @@ export function mayHaveAssignment(text: string): boolean {
       if (c !== 0x5c && c !== 0x22 && c !== 0x27) break
       k--
     }
-    if (k >= 3 && ASSIGNMENT_WORD_END.test(text.slice(Math.max(0, k - LONGEST_WORD), k))) return true
+    if (k >= 3 && WORD_LAST[text.charCodeAt(k - 1)] === 1 && ASSIGNMENT_WORD_END.test(text.slice(Math.max(0, k - LONGEST_WORD), k))) return true
   }
   return false
 }

@@ -315,4 +315,35 @@ describe('hint gates (issue 15: the assignment pattern ran on every message)', (
     expect(mayHaveAssignment('tokens: 12, keyboard = qwerty')).toBe(false)
     expect(mayHaveAssignment('{\\"apiKey\\":  \\"abcd1234\\"}')).toBe(true)
   })
+
+  it('answers as the check without its last-letter table did, over every fixture text, the edge cases and look-alike letters', () => {
+    // The check before the table of last letters (issue 15, session 10): every `:`/`=` tried with the regex.
+    const before = (text: string): boolean => {
+      for (let i = 0; i < text.length; i++) {
+        if (text[i] !== ':' && text[i] !== '=') continue
+        let k = i
+        while (k > 0 && (text[k - 1] === ' ' || text[k - 1] === '\t')) k--
+        while (k > 0 && (text[k - 1] === '\\' || text[k - 1] === '"' || text[k - 1] === "'")) k--
+        if (k >= 3 && /(?:key|secret|token|passw(?:or)?d|pwd|passphrase|credentials?|authorization|cookie)$/i.test(text.slice(Math.max(0, k - 13), k))) return true
+      }
+      return false
+    }
+    const words = ['KEY', 'Secret', 'TOKEN', 'PassWord', 'PASSWD', 'pwD', 'passPHRASE', 'CREDENTIAL', 'Credentials', 'AUTHORIZATION', 'Cookie', 'ke\u212a', 'secre\u0163', 'credential\u017f', 'cooki\u0130', 'tokeN', 'keys', 'tokens']
+    let seed = 7
+    const rnd = (): number => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff)
+    const alphabet = [...words, ':', '=', ' ', '\t', '"', "'", '\\', 'a', 'Y', 'é', '9', '_', '\u212a']
+    const fuzz: string[] = []
+    for (let i = 0; i < 5000; i++) {
+      let t = ''
+      for (let j = 4 + Math.floor(rnd() * 30); j > 0; j--) t += alphabet[Math.floor(rnd() * alphabet.length)]!
+      fuzz.push(t)
+    }
+    let yes = 0
+    for (const t of [...fixtureTexts(), ...edgeTexts(), ...fuzz]) {
+      const want = before(t)
+      if (want) yes++
+      expect(mayHaveAssignment(t), t.slice(0, 200)).toBe(want)
+    }
+    expect(yes).toBeGreaterThan(1000)
+  })
 })

@@ -23,6 +23,9 @@ describe('decodeCall', () => {
     ['run_commands', { commands: ['a', 'b'] }, [{ type: 'execute', command: 'a' }, { type: 'execute', command: 'b' }]],
     ['read', { filePath: '/x/a.ts', offset: 10, limit: 5 }, [{ type: 'read', path: '/x/a.ts', offset: 10, limit: 5 }]],
     ['read_file', { file_path: 'a.md', start_line: 2, end_line: 4 }, [{ type: 'read', path: '/home/ana/src/app/a.md', offset: 2, limit: 3 }]],
+    ['view', { file_path: '/x/a.go' }, [{ type: 'read', path: '/x/a.go' }]], // Crush
+    ['view', { file_path: '/x/a.go', offset: 2000, limit: 50 }, [{ type: 'read', path: '/x/a.go', offset: 2001, limit: 50 }]], // Crush's offset is 0-based
+    ['view', { path: '/x/a.go', view_range: [3, 5] }, [{ type: 'read', path: '/x/a.go', offset: 3, limit: 3 }]], // Copilot CLI
     ['read_files', { files: [{ path: '/a' }, { path: '/b' }] }, [{ type: 'read', path: '/a' }, { type: 'read', path: '/b' }]],
     ['write', { filePath: '/n.md', content: 'x' }, [{ type: 'write', path: '/n.md', content: 'x' }]],
     ['write_to_file', { path: 'n.md', content: 'x' }, [{ type: 'write', path: '/home/ana/src/app/n.md', content: 'x' }]],

@@ -131,8 +131,16 @@ const read: Decoder = (a, _c, ctx) => {
   return [out]
 }
 
-/** Copilot CLI `view{path, view_range [start, end]}` (1-based, inclusive; end -1 reads to the end). */
+/**
+ * Copilot CLI `view{path, view_range [start, end]}` (1-based, inclusive; end -1 reads to the end);
+ * Crush `view{file_path, offset, limit}`, whose offset is 0-based (public-real dbos-api-error: a
+ * `view` with `offset: 2000` returned lines from 2001 on).
+ */
 const view: Decoder = (a, c, ctx) => {
+  if (a.path === undefined && typeof a.file_path === 'string') {
+    const offset = n(a.offset)
+    return read({ file_path: a.file_path, ...(offset !== undefined ? { offset: offset + 1 } : {}), ...(n(a.limit) !== undefined ? { limit: a.limit } : {}) }, c, ctx)
+  }
   const r = Array.isArray(a.view_range) ? a.view_range : undefined
   const start = n(r?.[0])
   const end = n(r?.[1])

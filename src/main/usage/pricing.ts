@@ -81,6 +81,7 @@ export class PriceBook {
     id = id.replace(/^[a-z0-9-]+\//, '') // provider prefix: anthropic/, openai/, google/...
     id = id.replace(/^(us|eu|apac|global)\.anthropic\./, '').replace(/^anthropic\./, '') // Bedrock ids
     id = id.replace(/-v\d+(:\d+)?$/, '')
+    if (id.startsWith('claude-')) id = id.replace(/(\d)\.(\d)/g, '$1-$2') // GitHub Copilot's `claude-sonnet-4.5` is `claude-sonnet-4-5`
     const undated = id.replace(/[-@]\d{8}$/, '').replace(/-\d{4}-\d{2}-\d{2}$/, '')
     if (m[id]) return m[id]
     if (m[undated]) return m[undated]

@@ -158,6 +158,9 @@ describe('pricing and zones', () => {
     expect(prices.price('gpt-5.5')).toBeUndefined()
     expect(prices.price('claude-opus-4-6')).toBeUndefined()
     expect(prices.price('claude-sonnet-4-5-thinking')?.input).toBe(3)
+    expect(prices.price('claude-sonnet-4.5')?.input).toBe(3) // GitHub Copilot CLI and Copilot Chat write Claude versions with a dot
+    expect(prices.price('claude-haiku-4.5')?.output).toBe(5)
+    expect(prices.price('claude-sonnet-4.6')).toBeUndefined()
     expect(loadPricing(['/no/such.json']).source).toBe('built-in')
   })
 

@@ -40,6 +40,8 @@ interface RawSession {
   tokensLines: number
   cost: number
   interrupts: number
+  /** `> litellm.<Kind>Error: ...` lines (a failed model call), without the `> `. */
+  apiErrorLines: string[]
   /** The assistant's words: every line that is not a header, a `#### ` prompt or `> ` output. */
   assistant: string
 }
@@ -61,7 +63,7 @@ function rawSessions(md: string): RawSession[] {
     const h = /^# aider chat started at (.*)$/.exec(line)
     if (h) {
       endRun()
-      cur = { stamp: h[1]!, prompts: [], commands: 0, tokensLines: 0, cost: 0, interrupts: 0, assistant: '' }
+      cur = { stamp: h[1]!, prompts: [], commands: 0, tokensLines: 0, cost: 0, interrupts: 0, apiErrorLines: [], assistant: '' }
       out.push(cur)
       continue
     }
@@ -78,6 +80,7 @@ function rawSessions(md: string): RawSession[] {
     const c = /Cost: \$([\d.]+) message/.exec(line)
     if (line.startsWith('> ') && c) cur.cost += Number(c[1])
     if (line.startsWith('> ^C KeyboardInterrupt')) cur.interrupts++
+    if (/^> litellm\.\w*Error: /.test(line)) cur.apiErrorLines.push(line.slice(2).replace(/ {2}$/, ''))
   }
   endRun()
   return out
@@ -106,6 +109,8 @@ describe('aider public-real histories', () => {
         expect(s.nodes.filter((n) => n.role === 'user').map((n) => n.content)).toEqual(r.prompts)
         expect(s.nodes.filter((n) => n.event === 'command')).toHaveLength(r.commands)
         expect(s.nodes.filter((n) => n.event === 'interrupted')).toHaveLength(r.interrupts)
+        // A failed model call (litellm's exception line) is an API error, not a note among others.
+        expect(s.nodes.filter((n) => n.event === 'api-error').map((n) => n.content)).toEqual(r.apiErrorLines)
         // The assistant's text, whitespace aside (the reader splits replies into nodes and trims them).
         const words = (t: string) => t.replace(/\s+/g, ' ').trim()
         expect(words(s.nodes.filter((n) => n.role === 'assistant').map((n) => n.content).join('\n'))).toBe(words(r.assistant))

@@ -10,7 +10,8 @@
  *   `Tokens: 3.2k sent[, N cache write][, N cache hit], 21 received.` and
  *   `Cost: $0.0082 message, $0.0082 session.` (`base_coder.py` `calculate_and_show_tokens_and_cost`,
  *   counts rounded by `utils.format_tokens` to 0.1k / 1k) become the usage of the assistant reply
- *   before them; `^C KeyboardInterrupt` is an `interrupted` event; `Main model: X with Y edit
+ *   before them; `^C KeyboardInterrupt` is an `interrupted` event; `litellm.<Kind>Error: ...` (a
+ *   failed model call: rate limit, unknown model, credentials) is an `api-error` event; `Main model: X with Y edit
  *   format` / `Model: X with ...` set the model of the replies after it; `Aider vX` is recorded.
  * - `ai_output`: the reply text, not prefixed; everything else (inside fenced code too) is
  *   assistant text.
@@ -210,6 +211,15 @@ export async function readAiderSession(ref: StoreRef, _ctx: ReadContext): Promis
           const cost = c ?? (t?.[5] ? COST_RE.exec(t[5]) : null)
           if (cost) u.cost = Number(cost[1])
           addUsage(u, l, line)
+          return
+        }
+        if (/^litellm\.\w*Error: /.test(l)) {
+          // A failed model call (rate limit, bad model id, credentials, ...), as aider prints
+          // litellm's exception; the advice and "Retrying in ..." lines after it stay notes.
+          notice(buf, bufLine)
+          buf = []
+          bufLine = line + 1
+          push({ role: 'system', event: 'api-error', content: l }, line)
           return
         }
         if (l === '^C KeyboardInterrupt') {

@@ -99,4 +99,14 @@ describe('copilot-cli public-real sessions', () => {
     expect(s.usage).toEqual({ inputTokens: u.inputTokens! - u.cacheReadTokens! - u.cacheWriteTokens!, outputTokens: u.outputTokens, cacheReadTokens: u.cacheReadTokens, cacheWriteTokens: u.cacheWriteTokens, thinkingTokens: u.reasoningTokens })
     expect(s.model).toBe('gpt-5.4-mini')
   })
+
+  it('agentv-eval-shutdown: the messages carry the session.shutdown totals, so the usage report counts the input tokens too', async () => {
+    const { id, events } = rawOf('agentv-eval-shutdown')
+    const u = (events.find((e) => e.type === 'session.shutdown')!.data.modelMetrics['gpt-5.4-mini'] as { usage: Record<string, number> }).usage
+    const s = (await readHomeOf(copilotCli, join(ROOT, 'agentv-eval-shutdown', 'home'))).byId(id)
+    const sum = (k: 'inputTokens' | 'outputTokens' | 'thinkingTokens') => s.nodes.reduce((t, n) => t + (n.usage?.[k] ?? 0), 0)
+    expect(sum('inputTokens')).toBe(u.inputTokens! - u.cacheReadTokens! - u.cacheWriteTokens!)
+    expect(sum('outputTokens')).toBe(u.outputTokens)
+    expect(sum('thinkingTokens')).toBe(u.reasoningTokens)
+  })
 })

@@ -9,7 +9,8 @@
  *   `reasoningText`, `reasoningOpaque`, `outputTokens`, `requestId`.
  * - `tool.execution_complete.data`: `toolCallId`, `success`, `result.content` (or `error.message`).
  * - `session.shutdown.data.modelMetrics[model].usage`: `inputTokens`, `outputTokens`,
- *   `cacheReadTokens`, `cacheWriteTokens`, `reasoningTokens` (session totals).
+ *   `cacheReadTokens`, `cacheWriteTokens`, `reasoningTokens` (session totals, adding up over
+ *   resumes: the real store's second shutdown holds every call's usage record).
  * From the real store CLI 1.0.102 wrote offline (fixtures/real/copilot-cli):
  * - `session.usage_record.data.usage`, one per model call, just before the `assistant.message` it
  *   produced (same `apiCallId`): `model`, `inputTokens` (cache reads and writes included),
@@ -68,10 +69,10 @@ function untag(text: string): string {
   return text.replace(/<\/?[a-z_]+>/g, '').trim()
 }
 
-/** Session usage from `session.shutdown.data.modelMetrics` (input excludes cache reads and writes). */
-function shutdownUsage(metrics: Json | undefined): Usage | undefined {
-  let total: Usage | undefined
-  for (const m of Object.values(metrics ?? {})) {
+/** Per-model usage from `session.shutdown.data.modelMetrics` (input excludes cache reads and writes). */
+function shutdownUsageByModel(metrics: Json | undefined): Map<string, Usage> {
+  const byModel = new Map<string, Usage>()
+  for (const [model, m] of Object.entries(metrics ?? {})) {
     const u = obj(obj(m)?.usage)
     if (!u) continue
     const input = num(u.inputTokens)
@@ -83,9 +84,36 @@ function shutdownUsage(metrics: Json | undefined): Usage | undefined {
     if (num(u.cacheReadTokens) !== undefined) one.cacheReadTokens = cr
     if (num(u.cacheWriteTokens) !== undefined) one.cacheWriteTokens = cw
     if (num(u.reasoningTokens) !== undefined) one.thinkingTokens = num(u.reasoningTokens)!
-    total = addUsage(total, one)
+    byModel.set(model, addUsage(byModel.get(model), one)!)
   }
-  return total
+  return byModel
+}
+
+const USAGE_FIELDS = ['inputTokens', 'outputTokens', 'cacheReadTokens', 'cacheWriteTokens', 'thinkingTokens'] as const
+
+/**
+ * The last `session.shutdown`'s totals hold every call of the session (they add up over resumes),
+ * while the messages may hold less: CLI 1.0.64/1.0.68 write only `outputTokens` on each
+ * `assistant.message` and no `session.usage_record`. What the messages of a model lack of its
+ * totals goes on that model's last assistant message (else the last one), so the usage report,
+ * which counts messages, matches the session's totals; with a usage record per call nothing is left.
+ */
+function settleShutdownUsage(nodes: MessageNode[], byModel: Map<string, Usage>): void {
+  const assistants = nodes.filter((n) => n.role === 'assistant')
+  if (!assistants.length) return
+  for (const [model, total] of byModel) {
+    const own = assistants.filter((n) => n.model === model)
+    const of = own.length ? own : assistants
+    const rest: Usage = {}
+    for (const k of USAGE_FIELDS) {
+      if (total[k] === undefined) continue
+      const have = of.reduce((t, n) => t + (n.usage?.[k] ?? 0), 0)
+      if (total[k]! > have) rest[k] = total[k]! - have
+    }
+    if (!Object.keys(rest).length) continue
+    const last = of[of.length - 1]!
+    last.usage = addUsage(last.usage, rest)
+  }
 }
 
 /** One call's usage from `session.usage_record.data.usage` (input excludes cache reads and writes). */
@@ -124,6 +152,8 @@ export async function readCopilotCliSession(ref: StoreRef, _ctx: ReadContext): P
   let model: string | undefined
   /** The last `session.usage_record`'s usage, for the next assistant message. */
   let pendingUsage: Usage | undefined
+  /** The last `session.shutdown`'s per-model totals. */
+  let shutdownTotals: Map<string, Usage> | undefined
   let lastNodeId: string | undefined
   const lines = text.split('\n')
   lines.forEach((raw, i) => {
@@ -180,8 +210,13 @@ export async function readCopilotCliSession(ref: StoreRef, _ctx: ReadContext): P
         marker('notice', d.allowAllPermissions === true ? 'All permissions allowed' : d.allowAllPermissions === false ? 'Permissions no longer all allowed' : 'Permissions changed', { ...d })
         return
       case 'session.shutdown': {
-        const u = shutdownUsage(obj(d.modelMetrics))
-        if (u) session.usage = u
+        const byModel = shutdownUsageByModel(obj(d.modelMetrics))
+        let u: Usage | undefined
+        for (const one of byModel.values()) u = addUsage(u, one)
+        if (u) {
+          session.usage = u
+          shutdownTotals = byModel
+        }
         if (at !== undefined) session.lastActivityAt = at
         for (const k of ['shutdownType', 'totalPremiumRequests', 'totalApiDurationMs', 'codeChanges', 'currentModel'] as const) if (d[k] !== undefined) session.metadata[k] = d[k]
         return
@@ -306,5 +341,6 @@ export async function readCopilotCliSession(ref: StoreRef, _ctx: ReadContext): P
   for (const n of hooks.values()) {
     if (n.metadata?.ended === false) n.content = `Hook ${String(n.metadata.hookType)} never ended`
   }
+  if (shutdownTotals) settleShutdownUsage(session.nodes, shutdownTotals)
   return finishSession(session)
 }

@@ -10,6 +10,7 @@ import { copyFileSync, cpSync, existsSync, mkdtempSync, readdirSync, rmSync, sta
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { eventText } from '../../../shared/events'
 import { countPairedToolCalls } from '../../ir/build'
 import { expectGolden, REPO_ROOT } from '../../../../tests/helpers/golden'
 import { runCli } from '../../../../tests/helpers/cli-run'
@@ -120,6 +121,8 @@ describe('crush public-real databases', () => {
     const errs = read.sessions.flatMap((s) => s.nodes).filter((n) => n.event === 'api-error')
     expect(errs.length).toBeGreaterThan(0)
     expect(errs.some((n) => n.content.includes('organization must be verified'))).toBe(true)
+    // Views show an event's first line: it says what the provider said, not Crush's bare "API Error".
+    for (const n of errs) expect(eventText(n)).toMatch(/^API error: 400 Bad Request: Your organization must be verified to stream this model\./)
   })
 
   it('sepia list --home <fixture home> --json lists every session', async () => {

@@ -57,6 +57,30 @@ function jsonOr(text: string | undefined): unknown {
  * Read the session `ref` names. Rejects with `READ_FAILED` when the database cannot be opened or
  * no longer holds the session; bad rows become diagnostics.
  */
+
+/**
+ * An error finish's text with the provider's own words first, since views show an event's first
+ * line: Crush stores `message: "API Error"` and `details: 'POST "<url>": 400 Bad Request {json}'`
+ * (public-real dbos-api-error), so the first line becomes `400 Bad Request: Your organization must
+ * be verified…`, then message and details as stored. Undefined when the details hold no such JSON.
+ */
+function errorLine(message: string | undefined, details: string | undefined): string | undefined {
+  if (!details) return undefined
+  const at = details.indexOf('{')
+  if (at < 0) return undefined
+  let said: string | undefined
+  try {
+    const j = JSON.parse(details.slice(at)) as Record<string, unknown>
+    const inner = typeof j.error === 'object' && j.error !== null ? (j.error as Record<string, unknown>).message : undefined
+    said = typeof j.message === 'string' ? j.message : typeof inner === 'string' ? inner : undefined
+  } catch {
+    return undefined
+  }
+  if (!said?.trim()) return undefined
+  const status = /\b(\d{3} [A-Za-z][A-Za-z ]*?)\s*$/.exec(details.slice(0, at))?.[1]
+  return [`${status ? `${status}: ` : ''}${said.trim()}`, message, details].filter((x) => x).join('\n')
+}
+
 export async function readCrushSession(ref: StoreRef, _ctx: ReadContext): Promise<Session> {
   const path = ref.files[0]
   if (path === undefined) throw new SepiaError({ code: 'READ_FAILED', message: 'store ref lists no crush.db' })
@@ -193,7 +217,7 @@ export async function readCrushSession(ref: StoreRef, _ctx: ReadContext): Promis
           const marker = (event: MessageNode['event'], content: string): void => {
             after.push({ nodeId: `${m.id}:finish`, role: 'system', event, content, ...(t !== undefined ? { createdAt: t } : {}), metadata: { finishReason: reason } })
           }
-          if (reason === 'error') marker('api-error', msg || 'The request failed')
+          if (reason === 'error') marker('api-error', errorLine(str(d.message), str(d.details)) ?? (msg || 'The request failed'))
           else if (reason === 'canceled') marker('interrupted', msg || 'Canceled')
           else if (reason === 'permission_denied') marker('notice', msg || 'Permission denied')
           return

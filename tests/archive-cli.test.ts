@@ -50,4 +50,18 @@ describe('sepia archive / put-back', () => {
     expect(prune.code).toBe(0)
     expect(JSON.parse(prune.out).storedBytes).toBeGreaterThan(0)
   }, 60_000)
+
+  it('an unknown subcommand names the valid ones, as an unknown command lists the commands', async () => {
+    const r = await runCli('archive', 'bogus')
+    expect(r.code).toBe(2)
+    expect(r.err).toContain('Unknown archive command "bogus"; the archive commands are status, prune, on, off.')
+    expect(r.err).toContain('sepia archive status|prune|on|off')
+  })
+
+  it('status counts in the singular and plural ("6 sessions", not "6 session(s)")', async () => {
+    const r = await runCli('archive', 'status')
+    expect(r.code).toBe(0)
+    expect(r.out).toMatch(/^ {2}\d+ sessions?, \d+ file versions?, /m)
+    expect(r.out).not.toContain('(s)')
+  })
 })

@@ -318,6 +318,15 @@ export interface Diagnostic {
   agent?: AgentId
 }
 
+/**
+ * Whether `d` tells of something lost though it may be only a `warning`: records a reader skipped,
+ * or a file or folder discovery did not read (`Diagnostic.skipped`). `sepia doctor`, the CLI, the
+ * app's diagnostics panel and convert's read-back check count such a diagnostic like an `error`.
+ */
+export function isSkipped(d: { skipped?: number | undefined }): boolean {
+  return (d.skipped ?? 0) > 0
+}
+
 /** Where a session was read from. */
 export interface SessionSource {
   /** Store generation, e.g. `claude-code-jsonl`, `cline-sdk`, `cline-legacy-task`. */

@@ -1,6 +1,7 @@
 /**
  * Issue 14, Health view, in a real browser: a home whose one Claude Code session has a line that
- * is not JSON (the problems banner shows), two records of a type Sepia does not know and a tool
+ * is not JSON (the problems banner shows, saying a file was not read completely and marking the
+ * line's diagnostic "skipped"), two records of a type Sepia does not know and a tool
  * call with no result. The banner opens the Health view; it says in plain words what was read (the
  * summary `sepia doctor` prints for the same home), names the unknown type with its first file and
  * line, links the session, and "Report a problem" writes a masked copy into Sepia's data folder.
@@ -81,6 +82,11 @@ describe.skipIf(skip !== undefined)('health view', () => {
     const firstUnknown = lines.findIndex((l) => l.includes('"brand-new-kind"')) + 1
     expect(expected.totals.records).toBe(parsed.length)
     await page.getByTestId('diagnostics-banner').waitFor()
+    // The cut line is a record the reader skipped (only a warning): the banner says something was
+    // left out, as sepia doctor counts it, and marks that diagnostic "skipped".
+    const banner = page.getByTestId('diagnostics-banner')
+    expect(await banner.locator('.title').innerText()).toMatch(/could not be read completely/)
+    expect(await banner.getByTestId('diagnostic-skipped').count()).toBe(1)
     await page.getByTestId('open-health').click()
     const view = page.getByTestId('health-view')
     await waitFor(() => page.getByTestId('health-summary').isVisible()).toBe(true)

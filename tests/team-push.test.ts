@@ -70,7 +70,7 @@ describe.skipIf(skip !== undefined)(`sepia push${skip ? ` (skipped: ${skip})` : 
     const expected = sessionFiles(CLAUDE_HOME).length + subagents.length
     const rows = await q(`SELECT count(*)::int AS n FROM sessions WHERE machine = 'laptop-a'`)
     expect(rows[0]!.n).toBe(expected)
-    expect(first.out).toMatch(new RegExp(`^Pushed ${expected} session\\(s\\)`))
+    expect(first.out).toMatch(new RegExp(`^Pushed ${expected} sessions? \\(`))
     const again = await runCli('push', '--to', server.url, '--home', CLAUDE_HOME, '--machine', 'laptop-a')
     expect(again.code).toBe(0)
     expect(again.out).toContain('Nothing new to push')

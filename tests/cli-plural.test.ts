@@ -3,12 +3,14 @@
  * "1 session(s)", "7 row(s)" and the like): `plural` of src/shared/plural.ts, and `sepia list`'s
  * first line on a home of one session, then of two.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { plural } from '../src/shared/plural'
 import { runCli } from './helpers/cli-run'
+import { tempDirs } from './helpers/temp'
+
+const temp = tempDirs()
 
 function writeSession(dir: string, id: string): void {
   const base = { sessionId: id, cwd: '/home/ana/app', version: '2.1.300' }
@@ -22,7 +24,7 @@ describe('counts in the singular and plural', () => {
   })
 
   it('sepia list: "1 session in", then "2 sessions in"', async () => {
-    const home = mkdtempSync(join(tmpdir(), 'sepia-plural-'))
+    const home = temp('sepia-plural-')
     const dir = join(home, '.claude/projects/-home-ana-app')
     mkdirSync(dir, { recursive: true })
     writeSession(dir, '7d3c1e52-9a41-4b8e-b0c3-2f6d4a1e8b90')

@@ -4,14 +4,18 @@
  * warning naming the path, marked `skipped` and counted by `sepia doctor` as a skipped file, shown by
  * `sepia list`; the rest of the home loads, and nothing hangs or is listed twice.
  */
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { AGENTS } from '../src/main/agents/registry'
 import { layoutForHome } from '../src/main/platform'
 import type { HealthReport } from '../src/shared/health'
 import { runCli } from './helpers/cli-run'
+import { tempDirs } from './helpers/temp'
+
+const temp = tempDirs()
+/** Write `records` as a JSONL file. */
+const jsonl = (file: string, records: object[]): void => writeFileSync(file, records.map((r) => JSON.stringify(r)).join('\n') + '\n')
 
 const CC_SID = '7d3c1e52-9a41-4b8e-b0c3-2f6d4a1e8b90'
 const CODEX_ID = '01a22b43-64f5-7001-a0f5-62902c07c581'
@@ -23,17 +27,14 @@ async function discover(agentId: string, home: string) {
 
 /** A Claude Code home with one session, a loop to the projects folder, a two-link loop and a folder named like a transcript. */
 function claudeHome(): { home: string; problems: string[] } {
-  const home = mkdtempSync(join(tmpdir(), 'sepia-loop-cc-'))
+  const home = temp('sepia-loop-cc-')
   const dir = join(home, '.claude/projects/-home-ana-app')
   mkdirSync(dir, { recursive: true })
   const base = { sessionId: CC_SID, cwd: '/home/ana/app', version: '2.1.300' }
-  writeFileSync(
-    join(dir, `${CC_SID}.jsonl`),
-    [
-      { ...base, type: 'user', uuid: 'u1', parentUuid: null, timestamp: '2026-11-01T10:00:00.000Z', message: { role: 'user', content: 'hello' } },
-      { ...base, type: 'assistant', uuid: 'a1', parentUuid: 'u1', timestamp: '2026-11-01T10:00:01.000Z', message: { id: 'm1', role: 'assistant', model: 'claude-sonnet-5', content: [{ type: 'text', text: 'hi' }] } },
-    ].map((r) => JSON.stringify(r)).join('\n') + '\n',
-  )
+  jsonl(join(dir, `${CC_SID}.jsonl`), [
+    { ...base, type: 'user', uuid: 'u1', parentUuid: null, timestamp: '2026-11-01T10:00:00.000Z', message: { role: 'user', content: 'hello' } },
+    { ...base, type: 'assistant', uuid: 'a1', parentUuid: 'u1', timestamp: '2026-11-01T10:00:01.000Z', message: { id: 'm1', role: 'assistant', model: 'claude-sonnet-5', content: [{ type: 'text', text: 'hi' }] } },
+  ])
   const loop = join(dir, 'loop')
   symlinkSync('..', loop)
   const a = join(dir, 'aaaa.jsonl')
@@ -76,17 +77,14 @@ describe.skipIf(process.platform === 'win32')('link loops and folders named like
   })
 
   it('Codex: a link to a folder above is not followed (each rollout listed once), a link loop and a folder named like a rollout are named', async () => {
-    const home = mkdtempSync(join(tmpdir(), 'sepia-loop-codex-'))
+    const home = temp('sepia-loop-codex-')
     const day = join(home, '.codex/sessions/2026/11/30')
     mkdirSync(day, { recursive: true })
     const name = `rollout-2026-11-30T07-02-46-${CODEX_ID}.jsonl`
-    writeFileSync(
-      join(day, name),
-      [
-        { timestamp: '2026-11-30T07:02:46.000Z', type: 'session_meta', payload: { id: CODEX_ID, timestamp: '2026-11-30T07:02:46.000Z', cwd: '/home/ana/app', originator: 'codex_cli_rs', cli_version: '0.171.0' } },
-        { timestamp: '2026-11-30T07:02:47.000Z', type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hello' }] } },
-      ].map((r) => JSON.stringify(r)).join('\n') + '\n',
-    )
+    jsonl(join(day, name), [
+      { timestamp: '2026-11-30T07:02:46.000Z', type: 'session_meta', payload: { id: CODEX_ID, timestamp: '2026-11-30T07:02:46.000Z', cwd: '/home/ana/app', originator: 'codex_cli_rs', cli_version: '0.171.0' } },
+      { timestamp: '2026-11-30T07:02:47.000Z', type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hello' }] } },
+    ])
     const up = join(day, 'up')
     symlinkSync('../..', up)
     const a = join(day, 'a')
@@ -110,7 +108,7 @@ describe.skipIf(process.platform === 'win32')('link loops and folders named like
     ['droid', '.factory/sessions/-home-ana-app/5c6d7e8f-0000-4000-8000-000000000001.jsonl'],
     ['qwen-code', '.qwen/projects/-home-ana-app/chats/5c6d7e8f-0000-4000-8000-000000000002.jsonl'],
   ])('%s: a folder named like a session file (%s) is named in a skipped warning', async (agent, rel) => {
-    const home = mkdtempSync(join(tmpdir(), `sepia-folder-${agent}-`))
+    const home = temp(`sepia-folder-${agent}-`)
     const folder = join(home, rel)
     mkdirSync(folder, { recursive: true })
     const found = await discover(agent, home)
@@ -119,7 +117,7 @@ describe.skipIf(process.platform === 'win32')('link loops and folders named like
   })
 
   it('a session file that is a link loop is named by statSessionFile (Pi)', async () => {
-    const home = mkdtempSync(join(tmpdir(), 'sepia-loop-pi-'))
+    const home = temp('sepia-loop-pi-')
     const dir = join(home, '.pi/agent/sessions/--home-ana-app--')
     mkdirSync(dir, { recursive: true })
     const a = join(dir, '2026-11-30T07-08-00-000Z_aaaa.jsonl')

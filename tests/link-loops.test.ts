@@ -70,6 +70,9 @@ describe.skipIf(process.platform === 'win32')('link loops and folders named like
     expect(cc.sessions).toBe(1)
     expect(cc.skippedFiles.map((f) => f.path).sort()).toEqual([...problems].sort())
     expect(report.totals.skippedFiles).toBe(problems.length)
+    // The text report names each path once, in the reason's own words.
+    const text = await runCli('doctor', '--home', home)
+    for (const p of problems) expect(text.out).toContain(`    file not read: ${p} is `)
     const l = await runCli('list', '--home', home)
     expect(l.code).toBe(0)
     expect(l.out).toContain(CC_SID.slice(0, 8))

@@ -63,7 +63,7 @@ describe.skipIf(skip !== undefined)(`sepia push${skip ? ` (skipped: ${skip})` : 
 
   it('sends the home once; a second push sends nothing and says so', async () => {
     const first = await runCli('push', '--to', server.url, '--home', CLAUDE_HOME, '--machine', 'laptop-a')
-    expect(first.err.replace(/^ +\d+\/\d+ session\(s\) sent\n/gm, '')).toBe('')
+    expect(first.err.replace(/^ +\d+\/\d+ sessions? sent\n/gm, '')).toBe('')
     expect(first.code).toBe(0)
     // Independent reading: one session per top-level JSONL file plus one per sub-agent file.
     const subagents = readdirSync(join(CLAUDE_HOME, PROJECT), { recursive: true }).filter((f) => String(f).includes('subagents') && String(f).endsWith('.jsonl'))

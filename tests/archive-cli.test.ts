@@ -2,32 +2,20 @@
  * `sepia archive on|status|prune` and `sepia put-back <id>` (issue 19) on a temp copy of the real
  * Claude Code home as the user's own home (HOME and SEPIA_DATA_DIR point at temp folders).
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { cpSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { findAppRoot } from '../src/main/context'
 import { runCli } from './helpers/cli-run'
+import { tempDirs, useEnv } from './helpers/temp'
 
-const tmp = mkdtempSync(join(tmpdir(), 'sepia-archive-cli-'))
+const tmp = tempDirs()('sepia-archive-cli-')
 const home = join(tmp, 'home')
-const saved = { HOME: process.env.HOME, SEPIA_DATA_DIR: process.env.SEPIA_DATA_DIR, USERPROFILE: process.env.USERPROFILE }
 const ID = '6af80e1b-9349-4dc0-a14a-75375ad2f7e2'
 const FILE = join(home, '.claude/projects/-home-ana-src-ledger-api', `${ID}.jsonl`)
 
-beforeAll(() => {
-  cpSync(join(findAppRoot(), 'fixtures/real/claude-code/home'), home, { recursive: true })
-  process.env.HOME = home
-  process.env.USERPROFILE = home
-  process.env.SEPIA_DATA_DIR = join(tmp, 'data')
-})
-afterAll(() => {
-  for (const [k, v] of Object.entries(saved)) {
-    if (v === undefined) delete process.env[k]
-    else process.env[k] = v
-  }
-  rmSync(tmp, { recursive: true, force: true })
-})
+beforeAll(() => cpSync(join(findAppRoot(), 'fixtures/real/claude-code/home'), home, { recursive: true }))
+useEnv(() => ({ HOME: home, USERPROFILE: home, SEPIA_DATA_DIR: join(tmp, 'data') }))
 
 describe('sepia archive / put-back', () => {
   it('archives, keeps a deleted session and puts it back', async () => {
@@ -50,4 +38,18 @@ describe('sepia archive / put-back', () => {
     expect(prune.code).toBe(0)
     expect(JSON.parse(prune.out).storedBytes).toBeGreaterThan(0)
   }, 60_000)
+
+  it('an unknown subcommand names the valid ones, as an unknown command lists the commands', async () => {
+    const r = await runCli('archive', 'bogus')
+    expect(r.code).toBe(2)
+    expect(r.err).toContain('Unknown archive command "bogus"; the archive commands are status, prune, on, off.')
+    expect(r.err).toContain('sepia archive status|prune|on|off')
+  })
+
+  it('status counts in the singular and plural ("6 sessions", not "6 session(s)")', async () => {
+    const r = await runCli('archive', 'status')
+    expect(r.code).toBe(0)
+    expect(r.out).toMatch(/^ {2}\d+ sessions?, \d+ file versions?, /m)
+    expect(r.out).not.toContain('(s)')
+  })
 })

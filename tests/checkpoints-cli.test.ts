@@ -61,7 +61,7 @@ describe('sepia checkpoints / restore / undo-restore', () => {
 
     const u = await run('undo-restore', result.restoreId)
     expect(u.code).toBe(0)
-    expect(u.out).toContain('Put back 1 file(s).')
+    expect(u.out).toContain('Put back 1 file.')
     expect(existsSync(join(proj, 'NOTES.md'))).toBe(false)
     const list = JSON.parse((await run('restores', '--json')).out)
     expect(list[0]).toMatchObject({ restoreId: result.restoreId, state: 'undone', sessionId: 'c79310a4-1627-4beb-8788-81d2e0fc6af8' })
@@ -72,7 +72,7 @@ describe('sepia checkpoints / restore / undo-restore', () => {
     writeFileSync(join(clineProj, 'NOTES.md'), 'later\n')
     const r = await run('restore', '1796022183774_v75nv', '4a8248dd', '--to', clineProj, '--files', 'Makefile', '--home', CLINE)
     expect(r.code).toBe(0)
-    expect(r.out).toContain('Restored 1 file(s)')
+    expect(r.out).toContain('Restored 1 file in')
     expect(r.out).toMatch(/Undo with: sepia undo-restore \S+-1796022183774_v75nv/)
     expect(readFileSync(join(clineProj, 'Makefile'), 'utf8')).toBe(git(clineProj, 'show', 'HEAD:Makefile') + '\n')
     expect(readFileSync(join(clineProj, 'NOTES.md'), 'utf8')).toBe('later\n')

@@ -4,29 +4,17 @@
  * own sessions, while `sepia list` marked the homes "(demo)"), and an id not found there names the
  * demo, not its folders. With `--home` it says nothing of the demo.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { runCli as run } from './helpers/cli-run'
+import { tempDirs, useEnv } from './helpers/temp'
 import { findAppRoot } from '../src/main/context'
 
 const ROOT = findAppRoot()
-const saved = { HOME: process.env['HOME'], SEPIA_DATA_DIR: process.env['SEPIA_DATA_DIR'] }
-let dir = ''
-beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'sepia-search-demo-'))
-  mkdirSync(join(dir, 'home'))
-  process.env['HOME'] = join(dir, 'home')
-  process.env['SEPIA_DATA_DIR'] = join(dir, 'data')
-})
-afterAll(() => {
-  for (const [k, v] of Object.entries(saved)) {
-    if (v === undefined) delete process.env[k]
-    else process.env[k] = v
-  }
-  rmSync(dir, { recursive: true, force: true })
-})
+const dir = tempDirs()('sepia-search-demo-')
+mkdirSync(join(dir, 'home'))
+useEnv(() => ({ HOME: join(dir, 'home'), SEPIA_DATA_DIR: join(dir, 'data') }))
 
 describe('sepia search on the demo library', () => {
   it('says the hits come from the demo library when there is no history of the user', async () => {

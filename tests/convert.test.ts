@@ -71,6 +71,24 @@ describe('convert API', () => {
     expect(lib.sessions.some((s) => s.agent === 'claude-code' && s.id === r.sessionId)).toBe(true)
   })
 
+  it('a Claude Code session converted to Codex or Gemini lists with the source\'s start, last activity and model', async () => {
+    const CLAUDE = join(ROOT, 'fixtures/real/claude-code/home')
+    const SID = 'c79310a4-1627-4beb-8788-81d2e0fc6af8'
+    for (const target of ['codex', 'gemini'] as const) {
+      const own = mkdtempSync(join(tmpdir(), `sepia-own-home-${target}-`))
+      const api = createApi(context({ homes: [CLAUDE, own], ownHome: own }))
+      const r = await api.convertSession('claude-code', SID, target)
+      expect(r.verification, target).toMatchObject({ ok: true })
+      const lib = await api.getLibrary()
+      const source = lib.sessions.find((s) => s.agent === 'claude-code' && s.id === SID)!
+      const converted = lib.sessions.find((s) => s.agent === target && s.id === r.sessionId)!
+      expect(source.model, target).toBeDefined()
+      // The conversion ran at `now` (1_800_000_000_000): the listing keeps the source's times instead.
+      expect({ createdAt: converted.createdAt, model: converted.model }, target).toEqual({ createdAt: source.createdAt, model: source.model })
+      expect(converted.lastActivityAt, target).toBeLessThan(1_800_000_000_000)
+    }
+  })
+
   it('writes into a chosen folder only once the user picked it', async () => {
     const api = createApi(context())
     const target = mkdtempSync(join(tmpdir(), 'sepia-target-'))

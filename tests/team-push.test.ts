@@ -63,14 +63,14 @@ describe.skipIf(skip !== undefined)(`sepia push${skip ? ` (skipped: ${skip})` : 
 
   it('sends the home once; a second push sends nothing and says so', async () => {
     const first = await runCli('push', '--to', server.url, '--home', CLAUDE_HOME, '--machine', 'laptop-a')
-    expect(first.err.replace(/^ +\d+\/\d+ session\(s\) sent\n/gm, '')).toBe('')
+    expect(first.err.replace(/^ +\d+\/\d+ sessions? sent\n/gm, '')).toBe('')
     expect(first.code).toBe(0)
     // Independent reading: one session per top-level JSONL file plus one per sub-agent file.
     const subagents = readdirSync(join(CLAUDE_HOME, PROJECT), { recursive: true }).filter((f) => String(f).includes('subagents') && String(f).endsWith('.jsonl'))
     const expected = sessionFiles(CLAUDE_HOME).length + subagents.length
     const rows = await q(`SELECT count(*)::int AS n FROM sessions WHERE machine = 'laptop-a'`)
     expect(rows[0]!.n).toBe(expected)
-    expect(first.out).toMatch(new RegExp(`^Pushed ${expected} session\\(s\\)`))
+    expect(first.out).toMatch(new RegExp(`^Pushed ${expected} sessions? \\(`))
     const again = await runCli('push', '--to', server.url, '--home', CLAUDE_HOME, '--machine', 'laptop-a')
     expect(again.code).toBe(0)
     expect(again.out).toContain('Nothing new to push')

@@ -30,7 +30,7 @@ describe('sepia timeline', () => {
     expect(doc.rows).toHaveLength(records.length)
     const text = await run('timeline', '--home', HOME, '--session', '1759990000000_del01')
     expect(text.code).toBe(0)
-    expect(text.out.split('\n')[0]).toBe('7 row(s)')
+    expect(text.out.split('\n')[0]).toBe('7 rows')
     expect(text.out).toContain('rename the config loader  [recovered: session-search.db]')
   })
 

@@ -9,6 +9,7 @@ import type { SepiaService } from '../main/api'
 import { AGENTS } from '../main/agents/registry'
 import { unknownAgentError } from './agent-arg'
 import { safeText, sessionNotFound } from './terminal'
+import { plural } from '../shared/plural'
 
 /** Usage lines of the commands. */
 export const ARCHIVE_USAGE = `  sepia archive status|prune|on|off [--json]   Sepia's archive of your sessions: size and counts; drop old versions to fit the cap; turn it on or off
@@ -30,15 +31,18 @@ export function formatBytes(n: number): string {
 function statusText(s: ArchiveStatus): string {
   const lines = [
     `The archive is ${s.settings.enabled ? 'on' : 'off'}${s.settings.answered ? '' : ' (not chosen yet)'}: ${s.dir}`,
-    `  ${s.sessions} session(s), ${s.versions} file version(s), ${formatBytes(s.storedBytes)} stored (${formatBytes(s.rawBytes)} before compression), cap ${formatBytes(s.settings.capBytes)}`,
+    `  ${plural(s.sessions, 'session')}, ${plural(s.versions, 'file version')}, ${formatBytes(s.storedBytes)} stored (${formatBytes(s.rawBytes)} before compression), cap ${formatBytes(s.settings.capBytes)}`,
   ]
-  if (s.goneSessions > 0) lines.push(`  ${s.goneSessions} session(s) deleted from their agent's store are kept here (sepia put-back <id> restores one)`)
-  if (s.skippedForCap > 0) lines.push(`  ${s.skippedForCap} new version(s) were not kept: the archive is full`)
+  if (s.goneSessions > 0) lines.push(`  ${plural(s.goneSessions, 'session')} deleted from their agent's store ${s.goneSessions === 1 ? 'is' : 'are'} kept here (sepia put-back <id> restores one)`)
+  if (s.skippedForCap > 0) lines.push(`  ${plural(s.skippedForCap, 'new version')} ${s.skippedForCap === 1 ? 'was' : 'were'} not kept: the archive is full`)
   if (s.sourceBytes !== undefined) lines.push(`  your session files take ${formatBytes(s.sourceBytes)}`)
   if (s.settings.excludedAgents.length) lines.push(`  left out: ${s.settings.excludedAgents.join(', ')}`)
   if (s.settings.excludedProjects.length) lines.push(`  projects left out: ${s.settings.excludedProjects.join(', ')}`)
   return lines.join('\n') + '\n'
 }
+
+/** The subcommands of `sepia archive` (`status` when none is given). */
+export const ARCHIVE_SUBCOMMANDS = ['status', 'prune', 'on', 'off'] as const
 
 /** Run `sepia archive <sub>`. Resolves the exit code. */
 export async function runArchive(api: SepiaService, sub: string | undefined, o: { json: boolean }, out: NodeJS.WritableStream, err: NodeJS.WritableStream): Promise<number> {
@@ -51,7 +55,7 @@ export async function runArchive(api: SepiaService, sub: string | undefined, o: 
     }
     case 'prune': {
       const r = await api.pruneArchive()
-      out.write(o.json ? JSON.stringify(r, null, 2) + '\n' : `Removed ${r.removedVersions} old version(s), freed ${formatBytes(r.freedBytes)}; ${formatBytes(r.storedBytes)} stored.\n`)
+      out.write(o.json ? JSON.stringify(r, null, 2) + '\n' : `Removed ${plural(r.removedVersions, 'old version')}, freed ${formatBytes(r.freedBytes)}; ${formatBytes(r.storedBytes)} stored.\n`)
       return 0
     }
     case 'on':
@@ -61,7 +65,7 @@ export async function runArchive(api: SepiaService, sub: string | undefined, o: 
       return 0
     }
     default:
-      err.write(`Unknown archive command "${sub}".\n\n${ARCHIVE_USAGE}`)
+      err.write(safeText(`Unknown archive command "${sub}"; the archive commands are ${ARCHIVE_SUBCOMMANDS.join(', ')}.\n\n`) + ARCHIVE_USAGE)
       return 2
   }
 }
@@ -81,7 +85,7 @@ export async function runPutBack(api: SepiaService, rest: string[], o: { json: b
   const r = await api.putBack(pick[0]!.agent, id)
   if (o.json) out.write(JSON.stringify(r, null, 2) + '\n')
   else {
-    const lines = [`Put back ${r.written.length} file(s) of ${r.agent} session ${r.sessionId}${r.verified ? ' (read back: identical to the archived copy)' : ' (READ BACK FAILED)'}.`]
+    const lines = [`Put back ${plural(r.written.length, 'file')} of ${r.agent} session ${r.sessionId}${r.verified ? ' (read back: identical to the archived copy)' : ' (READ BACK FAILED)'}.`]
     for (const p of r.written) lines.push(`  wrote ${p}`)
     for (const s of r.skipped) lines.push(`  left ${s.path}: ${s.reason}`)
     for (const row of r.rows) lines.push(`  added its ${row.table} row to ${row.dbPath}${row.backup ? ` (backup: ${row.backup})` : ''}`)

@@ -16,6 +16,7 @@ import type { CheckpointInfo, CheckpointList, RestorePreview } from '../shared/c
 import type { AgentId } from '../shared/ir'
 import type { SepiaService } from '../main/api'
 import { sessionNotFound } from './terminal'
+import { plural } from '../shared/plural'
 
 /** Options the checkpoint commands read from the parsed command line. */
 export interface CheckpointCliOptions {
@@ -69,7 +70,7 @@ function when(ms: number | undefined): string {
 }
 
 function formatList(session: string, l: CheckpointList): string {
-  const lines = [`${session}: ${l.checkpoints.length} checkpoint(s)`]
+  const lines = [`${session}: ${plural(l.checkpoints.length, 'checkpoint')}`]
   if (l.projectDir) lines.push(`Project: ${l.projectDir}${l.projectExists ? '' : ' (not on this computer)'}`)
   lines.push(l.defaultTarget ? `Restores go into: ${l.defaultTarget}` : `Restores need --to DIR: ${l.targetNote ?? ''}`)
   if (l.store) lines.push(`Read from: ${l.store}`)
@@ -125,7 +126,7 @@ export async function runRestore(api: SepiaService, args: string[], o: Checkpoin
   if (o.json) out.write(JSON.stringify(r, null, 2) + '\n')
   else if (!r.restoreId) out.write(`Nothing to restore: the files in ${r.targetDir} are already as at checkpoint ${cp.label}.\n`)
   else {
-    out.write(`Restored ${r.written.length} file(s) in ${r.targetDir} to checkpoint ${cp.label}:\n`)
+    out.write(`Restored ${plural(r.written.length, 'file')} in ${r.targetDir} to checkpoint ${cp.label}:\n`)
     for (const p of r.written) out.write(`  ${p}\n`)
     out.write(`Copies of the files as they were: ${r.backupDir}\nUndo with: sepia undo-restore ${r.restoreId}\n`)
   }
@@ -142,7 +143,7 @@ export async function runUndoRestore(api: SepiaService, args: string[], o: Check
   const u = await api.undoRestore(args[0])
   if (o.json) out.write(JSON.stringify(u, null, 2) + '\n')
   else {
-    out.write(`Put back ${u.restored.length} file(s).\n`)
+    out.write(`Put back ${plural(u.restored.length, 'file')}.\n`)
     for (const p of u.restored) out.write(`  ${p}\n`)
   }
   for (const x of u.skipped) err.write(`left as it is: ${x.path}: ${x.reason}\n`)

@@ -27,6 +27,7 @@ import { findUnreadStores, unreadSentence, unreadStoreLine } from '../main/healt
 import { runPush, TEAM_USAGE } from './team'
 import { checkPostgresUrl, maskSecretsIn } from '../main/team/url'
 import type { CliValues } from './options'
+import { plural } from '../shared/plural'
 
 export const USAGE = `Usage:
   sepia list  [--home DIR] [--agent ID] [--all] [--json]
@@ -211,7 +212,7 @@ export function formatListJson(homes: readonly HomeInfo[], sessions: readonly st
 function formatList(all: SessionSummary[], homes: string[], showHidden: boolean, unread: readonly string[] = []): string {
   const sessions = showHidden ? all : all.filter((s) => !s.hidden)
   const hidden = all.length - sessions.length
-  const lines = [`${sessions.length} session(s) in ${homes.join(', ')}${hidden ? ` (${hidden} hidden by their agent not shown: --all lists them)` : ''}`]
+  const lines = [`${plural(sessions.length, 'session')} in ${homes.join(', ')}${hidden ? ` (${hidden} hidden by their agent not shown: --all lists them)` : ''}`]
   if (unread.length > 0) lines.push(`No session Sepia can read; ${unreadSentence(unread)}`)
   const byAgent = new Map<string, SessionSummary[]>()
   for (const s of sessions) byAgent.set(s.agent, [...(byAgent.get(s.agent) ?? []), s])

@@ -18,6 +18,7 @@ import { AGENTS } from '../main/agents/registry'
 import { oneLine } from '../main/ir/build'
 import { sessionNotFound } from './terminal'
 import { unknownAgentError } from './agent-arg'
+import { plural } from '../shared/plural'
 
 /** Ids of the agents Sepia can write a session into (`capabilities.canWrite` in the registry, src/main/agents/registry.ts). */
 export const CONVERT_TARGETS: readonly AgentId[] = AGENTS.filter((a) => a.capabilities.canWrite && a.write !== undefined).map((a) => a.id)
@@ -64,7 +65,7 @@ export interface ConvertCliOptions {
 type Out = NodeJS.WritableStream
 
 const counts = (c: TranscriptCounts): string =>
-  `${c.userMessages} user message(s), ${c.assistantMessages} assistant message(s), ${c.toolCalls} tool call(s) (${c.pairedCalls} with a result)`
+  `${plural(c.userMessages, 'user message')}, ${plural(c.assistantMessages, 'assistant message')}, ${plural(c.toolCalls, 'tool call')} (${c.pairedCalls} with a result)`
 
 function warningLines(plan: ConvertPlan): string[] {
   if (plan.warnings.length === 0) return ['  nothing is dropped or changed']
@@ -80,7 +81,7 @@ function describeSource(plan: ConvertPlan): string {
 export function formatPlan(plan: ConvertPlan): string {
   return [
     `Convert ${describeSource(plan)} to ${plan.target.displayName}${plan.textOnly ? ' (text only)' : ''}`,
-    `  into ${plan.target.home}: ${plan.files.length} file(s), ${counts(plan.counts)}`,
+    `  into ${plan.target.home}: ${plural(plan.files.length, 'file')}, ${counts(plan.counts)}`,
     'What changes:',
     ...warningLines(plan),
     ...(plan.projectFolder ? [`Project folder: ${plan.projectFolder}${plan.foreignProjectFolder ? ' (from another OS: choose one on this computer with --project DIR)' : ''}`] : []),

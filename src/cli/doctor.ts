@@ -13,6 +13,7 @@ import type { AgentHealth, HealthReport } from '../shared/health'
 import type { SepiaService } from '../main/api'
 import { safeText } from './terminal'
 import { unreadStoreLine } from '../main/health/unread'
+import { plural } from '../shared/plural'
 
 /** Usage lines of the command. */
 export const DOCTOR_USAGE = `  sepia doctor [--home DIR] [--json]           what Sepia could read of your history, and what not
@@ -23,10 +24,6 @@ const MAX_LINES = 10
 
 function where(p: { path: string; line?: number }): string {
   return p.line !== undefined ? `${p.path}:${p.line}` : p.path
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${n === 1 ? word : word + 's'}`
 }
 
 /** The per-agent block of the text report. */
@@ -40,8 +37,9 @@ function agentLines(a: AgentHealth): string[] {
     if (versions.length) out.push(`    agent versions: ${versions.join(', ')}`)
   }
   for (const u of a.unknownTypes) out.push(`    skipped: ${u.count} "${u.type}" ${u.count === 1 ? 'record' : 'records'} of a kind Sepia does not read yet (first at ${where(u.first)})`)
-  for (const f of a.skippedFiles.slice(0, MAX_LINES)) out.push(`    file not read: ${where(f)}: ${f.reason}`)
-  if (a.skippedFiles.length > MAX_LINES) out.push(`    … and ${a.skippedFiles.length - MAX_LINES} more files not read`)
+  // A reason that opens with its own path ("<path> is a folder, ...") is not given it twice.
+  for (const f of a.skippedFiles.slice(0, MAX_LINES)) out.push(`    file not read: ${f.line === undefined && f.reason.startsWith(f.path) ? f.reason : `${where(f)}: ${f.reason}`}`)
+  if (a.skippedFiles.length > MAX_LINES) out.push(`    … and ${plural(a.skippedFiles.length - MAX_LINES, 'more file')} not read`)
   for (const p of a.partialSessions.slice(0, MAX_LINES)) {
     out.push(`    read in part: session ${p.sessionId}${p.title ? ` "${p.title}"` : ''}`)
     for (const d of p.problems.slice(0, 3)) out.push(`      ${where(d)}: ${d.message}`)

@@ -16,6 +16,7 @@ import type { SepiaService } from '../main/api'
 import { isExportFormat } from '../main/export'
 import { resolveHome } from '../main/platform'
 import { sessionNotFound } from './terminal'
+import { plural } from '../shared/plural'
 
 /** Usage lines of the two commands (inserted in the CLI's usage text). */
 export const EXPORT_USAGE = `  sepia export <session-id>... | --project P | --all  --format md|html|json|atif|pdf --out DIR
@@ -64,7 +65,7 @@ export async function runExport(api: SepiaService, ids: string[], o: ExportCliOp
   const result = await api.exportSessions({ sessions, format: o.format, outDir, includeThinking: !o.noThinking, includeToolOutput: !o.noToolOutput })
   if (o.json) out.write(JSON.stringify(result, null, 2) + '\n')
   else {
-    out.write(`Wrote ${result.files.length} file(s) to ${result.outDir}\n`)
+    out.write(`Wrote ${plural(result.files.length, 'file')} to ${result.outDir}\n`)
     for (const f of result.files) out.write(`  ${f.path}  (${f.bytes} bytes)\n`)
   }
   return 0
@@ -80,9 +81,9 @@ export async function runCollect(api: SepiaService, o: ExportCliOptions, out: No
   const r = await api.collectForReview({ target: o.zip ? 'zip' : 'folder', outPath, includeCredentials: o.includeCredentials, homes })
   if (o.json) out.write(JSON.stringify(r, null, 2) + '\n')
   else {
-    out.write(`Collected ${r.files} file(s), ${r.bytes} bytes, into ${r.path}\n`)
-    for (const [agent, n] of Object.entries(r.byAgent)) out.write(`  ${agent}: ${n} file(s)\n`)
-    if (r.credentialsLeftOut > 0) out.write(`${r.credentialsLeftOut} credential file(s) left out (--include-credentials copies them).\n`)
+    out.write(`Collected ${plural(r.files, 'file')}, ${plural(r.bytes, 'byte')}, into ${r.path}\n`)
+    for (const [agent, n] of Object.entries(r.byAgent)) out.write(`  ${agent}: ${plural(n, 'file')}\n`)
+    if (r.credentialsLeftOut > 0) out.write(`${plural(r.credentialsLeftOut, 'credential file')} left out (--include-credentials copies them).\n`)
   }
   for (const w of r.warnings) err.write(`warning: ${w}\n`)
   return 0

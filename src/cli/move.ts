@@ -17,6 +17,7 @@ import type { InstallBundleOptions, InstallBundleResult } from '../shared/move'
 import type { SepiaService } from '../main/api'
 import { isAbsoluteAnyStyle } from '../main/move/paths'
 import { sessionNotFound } from './terminal'
+import { plural } from '../shared/plural'
 
 const COL = ' '.repeat(48)
 
@@ -87,7 +88,7 @@ export async function runMoveCommand(command: 'bundle' | 'install-bundle' | 'mov
     else {
       out.write(
         [
-          `Wrote ${r.path}: ${r.agent} session ${r.sessionId}, ${r.files} files (${Math.round(r.bytes / 1024)} KB)${r.subagentIds.length ? `, ${r.subagentIds.length} sub-agent(s)` : ''}.`,
+          `Wrote ${r.path}: ${r.agent} session ${r.sessionId}, ${plural(r.files, 'file')} (${Math.round(r.bytes / 1024)} KB)${r.subagentIds.length ? `, ${plural(r.subagentIds.length, 'sub-agent')}` : ''}.`,
           `  project folder: ${r.projectPath}`,
           '  This bundle holds the session exactly as stored, SECRETS INCLUDED (API keys, tokens in the transcript):',
           '  it is meant for your own other computer. To share a session with someone, use `sepia collect` or `sepia export`.',

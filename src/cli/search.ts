@@ -9,6 +9,7 @@ import { AGENT_IDS, isAgentId, type Role } from '../shared/ir'
 import type { SepiaService } from '../main/api'
 import { AGENTS } from '../main/agents/registry'
 import { unknownAgentError } from './agent-arg'
+import { plural } from '../shared/plural'
 
 /** Usage lines of the search and usage commands (for the CLI's help). */
 export const SEARCH_USAGE = `  sepia search <query> [--agent ID] [--project DIR] [--since DATE] [--until DATE]
@@ -38,7 +39,7 @@ export function dateOption(value: string | undefined, now: number): string | num
 
 /** Text output: one hit per block with matches in [brackets]. */
 export function formatHits(r: SearchResult): string {
-  const lines = [`${r.hits.length}${r.more ? '+' : ''} match(es) for "${r.query}" (${r.tookMs} ms)${r.partial ? ' — index still filling, results may be missing' : ''}`]
+  const lines = [`${plural(`${r.hits.length}${r.more ? '+' : ''}`, 'match', 'matches')} for "${r.query}" (${r.tookMs} ms)${r.partial ? ' — index still filling, results may be missing' : ''}`]
   for (const h of r.hits) {
     let text = ''
     let at = 0

@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import { SepiaError, type SepiaApi } from '../shared/api'
 import { findAppRoot } from '../main/context'
 import { startHttpServer } from '../main/transport/http'
+import { plural } from '../shared/plural'
 
 /** Options for {@link runServe}. */
 export interface ServeOptions {
@@ -46,7 +47,7 @@ export async function runServe(api: SepiaApi, options: ServeOptions, out: NodeJS
     throw e
   }
   const where = lib.homes.map((h) => h.path).join(', ')
-  out.write(`Sepia is serving ${lib.sessions.length} session(s) from ${lib.homes.some((h) => h.isDemo) ? 'the demo library' : where}\n`)
+  out.write(`Sepia is serving ${plural(lib.sessions.length, 'session')} from ${lib.homes.some((h) => h.isDemo) ? 'the demo library' : where}\n`)
   out.write(`Open ${handle.url}\n(Press Ctrl+C to stop.)\n`)
   const stop = () => {
     void handle.close().then(() => {

@@ -9,6 +9,7 @@
  */
 import { SepiaError } from '../shared/api'
 import { checkPostgresUrl, maskSecretsIn } from '../main/team/url'
+import { plural } from '../shared/plural'
 
 /** Usage lines of the team commands (for the CLI's help). */
 export const TEAM_USAGE = `  sepia push  --to postgres://... [--home DIR] [--machine NAME] [--json]
@@ -43,7 +44,7 @@ export async function runPush(o: PushCliOptions, out: NodeJS.WritableStream, err
       url,
       home: o.homes[0] ?? o.ownHome,
       ...(o.machine !== undefined ? { machine: o.machine } : {}),
-      onProgress: o.json ? undefined : (done, total) => err.write(`  ${done}/${total} session(s) sent\n`),
+      onProgress: o.json ? undefined : (done, total) => err.write(`  ${done}/${plural(total, 'session')} sent\n`),
     })
     out.write(o.json ? JSON.stringify(result, null, 2) + '\n' : `${pushSummary(result)}\n`)
     return 0

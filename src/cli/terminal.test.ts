@@ -22,6 +22,6 @@ describe('writeDiagnostics', () => {
   })
   it('counts what it leaves out past the limit', () => {
     const many = Array.from({ length: 22 }, (_, i) => ({ severity: 'info' as const, path: `/f${i}`, message: 'm' }))
-    expect(printed(many).split('\n').slice(-2)).toEqual(['… and 2 more problem(s); use --json to see them all.', ''])
+    expect(printed(many).split('\n').slice(-2)).toEqual(['… and 2 more problems; use --json to see them all.', ''])
   })
 })

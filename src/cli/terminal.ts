@@ -6,6 +6,7 @@
 import type { Diagnostic } from '../shared/ir'
 import { SepiaError } from '../shared/api'
 import { quoteArg, shellQuote } from '../shared/convert'
+import { plural } from '../shared/plural'
 
 // C0 controls except \t (09) and \n (0a), DEL, and C1 controls.
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g
@@ -26,7 +27,7 @@ export function writeDiagnostics(err: NodeJS.WritableStream, diagnostics: readon
     const where = d.message.startsWith(d.path) && !d.line ? '' : `${d.path}${d.line ? `:${d.line}` : ''}: `
     err.write(safeText(`${label[d.severity]}: ${where}${d.message}`.slice(0, 2000)) + '\n')
   }
-  if (diagnostics.length > max) err.write(`… and ${diagnostics.length - max} more problem(s); use --json to see them all.\n`)
+  if (diagnostics.length > max) err.write(`… and ${plural(diagnostics.length - max, 'more problem')}; use --json to see them all.\n`)
 }
 
 /**

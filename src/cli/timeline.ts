@@ -11,6 +11,7 @@ import type { SepiaService } from '../main/api'
 import { AGENTS } from '../main/agents/registry'
 import { unknownAgentError } from './agent-arg'
 import { MAX_PAGE } from '../main/timeline/service'
+import { plural } from '../shared/plural'
 
 /** Usage lines of the command. */
 export const TIMELINE_USAGE = `  sepia timeline [--home DIR] [--agent ID] [--session ID] [--project P] [--csv|--jsonl|--json]
@@ -65,7 +66,7 @@ export async function runTimeline(api: SepiaService, o: TimelineCliOptions, out:
 
 /** A plain-text table, one line per row. */
 export function formatTimeline(rows: readonly TimelineRow[]): string {
-  const lines = [`${rows.length} row(s)`]
+  const lines = [`${plural(rows.length, 'row')}`]
   for (const r of rows) {
     const when = r.timestampUtc !== undefined ? new Date(r.timestampUtc).toISOString().replace('T', ' ').slice(0, 19) : '-'.padEnd(19)
     const text = r.text.replace(/\s+/g, ' ').trim()

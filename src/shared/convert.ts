@@ -11,6 +11,7 @@
  * No Node or Electron imports: the renderer imports this file.
  */
 import type { AgentId, HomeOs } from './ir'
+import { plural } from './plural'
 
 /**
  * The model provider whose API a target agent replays a session to. A thinking block's signature
@@ -126,8 +127,6 @@ export const WARNING_SEVERITY: Record<ConvertWarningKind, WarningSeverity> = {
 }
 
 const OS_NAMES: Record<HomeOs, string> = { linux: 'Linux', darwin: 'macOS', win32: 'Windows' }
-
-const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`
 
 const FAMILY_NAMES: Record<ProviderFamily, string> = {
   anthropic: 'Anthropic',

@@ -307,12 +307,24 @@ export interface Diagnostic {
    * `warning` that lost them while the rest of the session reads as usual (an `error` says data
    * was lost by itself). Set through `skipRecord` (src/main/ir/build.ts), or on a problem a
    * reader gathers before it has a session (Codex, Gemini), so nothing matches `message`;
-   * `sepia doctor` counts such a session as read only in part.
+   * `sepia doctor` counts such a session as read only in part. On a discovery `warning` (no
+   * session yet) it is 1: a file or folder that was not read at all (a FIFO, a folder named like a
+   * session file, a symbolic link loop, a folder that cannot be listed), which `sepia doctor`
+   * counts as a skipped file (health/report.ts `isUnreadFile`).
    */
   skipped?: number
   /** Session the problem belongs to, when known. */
   sessionId?: string
   agent?: AgentId
+}
+
+/**
+ * Whether `d` tells of something lost though it may be only a `warning`: records a reader skipped,
+ * or a file or folder discovery did not read (`Diagnostic.skipped`). `sepia doctor`, the CLI, the
+ * app's diagnostics panel and convert's read-back check count such a diagnostic like an `error`.
+ */
+export function isSkipped(d: { skipped?: number | undefined }): boolean {
+  return (d.skipped ?? 0) > 0
 }
 
 /** Where a session was read from. */

@@ -1,6 +1,7 @@
 /**
  * Issue 14, Health view, in a real browser: a home whose one Claude Code session has a line that
- * is not JSON (the problems banner shows), two records of a type Sepia does not know and a tool
+ * is not JSON (the problems banner shows), a folder named like a session file (skipped: the banner
+ * marks its diagnostic so), two records of a type Sepia does not know and a tool
  * call with no result. The banner opens the Health view; it says in plain words what was read (the
  * summary `sepia doctor` prints for the same home), names the unknown type with its first file and
  * line, links the session, and "Report a problem" writes a masked copy into Sepia's data folder.
@@ -54,6 +55,8 @@ describe.skipIf(skip !== undefined)('health view', () => {
       JSON.stringify({ ...base, type: 'brand-new-kind', uuid: 'x2' }),
     ]
     writeFileSync(file, lines.join('\n') + '\n')
+    // A folder named like a session file: discovery skips it with a warning marked `skipped`.
+    mkdirSync(join(home, '.claude', 'projects', '-home-ana-app', '6c1f3b5a-2d4e-4f60-9b0c-1d2e3f4a5b6c.jsonl'))
     server = await startApp([home], { appDataDir: dataDir })
     browser = await launchChromium()
     page = await (await browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: 'reduce' })).newPage()
@@ -81,6 +84,12 @@ describe.skipIf(skip !== undefined)('health view', () => {
     const firstUnknown = lines.findIndex((l) => l.includes('"brand-new-kind"')) + 1
     expect(expected.totals.records).toBe(parsed.length)
     await page.getByTestId('diagnostics-banner').waitFor()
+    // The folder named like a session file is skipped with only a warning: the banner marks that
+    // diagnostic "skipped" (the cut line is an error), as sepia doctor counts it a skipped file.
+    const banner = page.getByTestId('diagnostics-banner')
+    expect(await banner.locator('.title').innerText()).toMatch(/could not be read completely/)
+    expect(await banner.getByTestId('diagnostic-skipped').count()).toBe(1)
+    expect(expected.totals.skippedFiles).toBe(1)
     await page.getByTestId('open-health').click()
     const view = page.getByTestId('health-view')
     await waitFor(() => page.getByTestId('health-summary').isVisible()).toBe(true)

@@ -3,10 +3,10 @@
  * discover → read → link → summarize; refresh re-reads only changed files; deleting the catalog
  * loses nothing; worker threads give the same rows as inline reads; pages and whole nodes.
  */
-import { appendFileSync, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { appendFileSync, cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
+import { tempDirs } from '../../../tests/helpers/temp'
 import type { Session, SessionSummary } from '../../shared/ir'
 import { AGENTS } from '../agents/registry'
 import type { AgentDefinition, ReadContext, StoreRef } from '../agents/types'
@@ -18,15 +18,7 @@ import { layoutForHome } from '../platform'
 const ROOT = findAppRoot()
 const HOMES = ['claude-code', 'cline', 'cline-legacy', 'codex', 'gemini', 'kilo', 'opencode'].map((n) => join(ROOT, 'fixtures/real', n, 'home'))
 const ctx: ReadContext = { now: () => 1_800_000_000_000 }
-const temps: string[] = []
-function temp(prefix: string): string {
-  const d = mkdtempSync(join(tmpdir(), prefix))
-  temps.push(d)
-  return d
-}
-afterAll(() => {
-  for (const d of temps) rmSync(d, { recursive: true, force: true })
-})
+const temp = tempDirs()
 
 async function openHomes(paths: string[]): Promise<OpenHome[]> {
   return Promise.all(paths.map(async (home) => ({ layout: await layoutForHome({ home }), isDemo: false })))

@@ -9,11 +9,10 @@
  * - A worker that dies in its first pass (at its job, or at a later part) loses nothing: what
  *   it was given is read on main, and the catalog holds what an inline read holds, table by table.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Worker } from 'node:worker_threads'
-import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
+import { tempDirs } from '../../../tests/helpers/temp'
 import { AGENTS, agentById } from '../agents/registry'
 import type { AgentDefinition, ReadContext, StoreRef } from '../agents/types'
 import { findAppRoot } from '../context'
@@ -43,15 +42,7 @@ vi.mock('./pool', async (importOriginal) => {
 
 const ROOT = findAppRoot()
 const ctx: ReadContext = { now: () => 1_800_000_000_000 }
-const temps: string[] = []
-function temp(prefix: string): string {
-  const d = mkdtempSync(join(tmpdir(), prefix))
-  temps.push(d)
-  return d
-}
-afterAll(() => {
-  for (const d of temps) rmSync(d, { recursive: true, force: true })
-})
+const temp = tempDirs()
 beforeEach(() => {
   dying.index = -1
   dying.on = undefined

@@ -5,10 +5,10 @@
  * listing is already whole when it appears, and a stop between the passes (or a worker dying
  * after its first pass) loses nothing.
  */
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
+import { tempDirs } from '../../../tests/helpers/temp'
 import { AGENTS } from '../agents/registry'
 import type { ReadContext } from '../agents/types'
 import { findAppRoot } from '../context'
@@ -34,15 +34,7 @@ import { CatalogStore, ROWS_PENDING } from './store'
 const ROOT = findAppRoot()
 const HOMES = ['claude-code', 'cline', 'cline-legacy', 'codex', 'gemini', 'kilo', 'opencode'].map((n) => join(ROOT, 'fixtures/real', n, 'home'))
 const ctx: ReadContext = { now: () => 1_800_000_000_000 }
-const temps: string[] = []
-function temp(prefix: string): string {
-  const d = mkdtempSync(join(tmpdir(), prefix))
-  temps.push(d)
-  return d
-}
-afterAll(() => {
-  for (const d of temps) rmSync(d, { recursive: true, force: true })
-})
+const temp = tempDirs()
 
 async function openHomes(paths: string[]): Promise<OpenHome[]> {
   return Promise.all(paths.map(async (home) => ({ layout: await layoutForHome({ home }), isDemo: false })))

@@ -15,7 +15,7 @@ import { agentById } from '../agents/registry'
 import { layoutForHome } from '../platform'
 import { runConversion } from './convert'
 import { sourceToolRecord } from './source-record'
-import { compareWithSource } from './verify'
+import { compareWithSource, verifyWritten } from './verify'
 import { readBack } from '../agents/read-back'
 
 const ctx = { now: () => 1_800_000_000_000 }
@@ -81,5 +81,15 @@ describe('convert verification against the source history (Cline 3.x)', () => {
     const r = await runConversion({ session: lossy, target: agentById('claude-code'), layout, textOnly: false, now: ctx.now, ctx })
     expect(r.verification.ok).toBe(false)
     expect(r.verification.differences.join('\n')).toMatch(/records a result for 6 of its 7 tool calls; Claude Code reads back 5/)
+  })
+
+  it('a read-back whose reader skipped records differs from what was written, though the skip is only a warning (as sepia doctor counts it)', async () => {
+    const s = (await readHome(cline, HOME)).byId('1797000000000')
+    expect(verifyWritten(s, s, 'Codex').differences).toEqual([])
+    const skipped = { severity: 'warning' as const, path: '/t/rollout.jsonl', line: 7, message: 'line is not JSON (cut short?); skipped', skipped: 2 }
+    const noted = { severity: 'warning' as const, path: '/t/rollout.jsonl', message: 'a branch starts anew' }
+    const v = verifyWritten(s, { ...s, diagnostics: [noted, skipped] }, 'Codex')
+    expect(v.ok).toBe(false)
+    expect(v.differences).toEqual(['reading it back, 2 records skipped: line is not JSON (cut short?); skipped'])
   })
 })

@@ -3,10 +3,12 @@
  * (`../agents/read-back.ts`), with what was written: turn counts, tool pairs and texts;
  * and, when the source's own files record its tool calls ({@link SourceToolRecord}), with the
  * source: every result the source recorded must be in the read-back as a real result, not the
- * placeholder written for a call without one.
+ * placeholder written for a call without one. The read-back's `error` diagnostics and its skipped
+ * records (`Diagnostic.skipped`) are differences.
  */
 import type { ConvertVerification } from '../../shared/convert'
-import type { Session } from '../../shared/ir'
+import { isSkipped, type Session } from '../../shared/ir'
+import { plural } from '../../shared/plural'
 import { NO_RESULT_TEXT } from './prepare'
 import type { SourceToolRecord } from './source-record'
 import { compareTranscripts, normText, transcriptOf } from './transcript'
@@ -27,7 +29,11 @@ export function verifyWritten(written: Session, back: Session | undefined, targe
   }
   const actual = transcriptOf(back)
   const differences = compareTranscripts(expected, actual)
-  for (const d of back.diagnostics) if (d.severity === 'error') differences.push(`reading it back: ${d.message}`)
+  // A record the target's reader skipped is lost though only a warning (`Diagnostic.skipped`), as `sepia doctor` counts it.
+  for (const d of back.diagnostics) {
+    if (d.severity === 'error') differences.push(`reading it back: ${d.message}`)
+    else if (isSkipped(d)) differences.push(`reading it back, ${plural(d.skipped!, 'record')} skipped: ${d.message}`)
+  }
   if (source) differences.push(...compareWithSource(back, source, targetName))
   return { ok: differences.length === 0, differences, written: expected.counts, readBack: actual.counts }
 }
@@ -51,6 +57,6 @@ export function compareWithSource(back: Session, source: SourceToolRecord, targe
   const recorded = source.answered.length
   if (carried >= recorded) return []
   return [
-    `the source (${source.file}) records a result for ${recorded} of its ${source.calls.length} tool calls; ${targetName} reads back ${carried}: ${recorded - carried} recorded result(s) were lost in reading or writing.`,
+    `the source (${source.file}) records a result for ${recorded} of its ${source.calls.length} tool calls; ${targetName} reads back ${carried}: ${plural(recorded - carried, 'recorded result')} ${recorded - carried === 1 ? 'was' : 'were'} lost in reading or writing.`,
   ]
 }

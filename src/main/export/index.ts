@@ -23,6 +23,7 @@ import { maskForExport } from './mask'
 import { openPdfPrinter, type PdfPrinter, type PdfPrinterOptions } from './pdf'
 import type { ContentChoice } from './rows'
 import { writeNewFileAtomic, type WriteHooks } from './write'
+import { plural } from '../../shared/plural'
 
 /** Export formats (issue "Exports"; `--format md|html|json|atif|pdf`), as in the API. */
 export type { ExportFormat }
@@ -137,7 +138,7 @@ export async function exportSessions(sessions: readonly ExportSource[], format: 
     deps.onProgress?.(0, sessions.length, 'export')
     for (const source of sessions) {
       if (deps.signal?.aborted) {
-        throw new SepiaError({ code: 'CANCELLED', message: `Export cancelled after ${files.length} of ${sessions.length} file(s); those are in ${outDir}.`, path: outDir })
+        throw new SepiaError({ code: 'CANCELLED', message: `Export cancelled after ${files.length} of ${plural(sessions.length, 'file')}; those are in ${outDir}.`, path: outDir })
       }
       const session = typeof source === 'function' ? await source() : source
       const r = await renderExport(session, format, options, deps, printer)

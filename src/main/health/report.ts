@@ -7,8 +7,8 @@
  * (a line, message, event, row: `skipRecord`, `Diagnostic.skipped`) is often only a `warning` on
  * the session, but a record lost all the same: it makes the session one read in part too
  * (`isSkippedRecord`). Likewise a discovery `warning` that says a file or folder was not read at
- * all (a FIFO or folder where a session file should be, a folder that cannot be listed, a database
- * that cannot be opened: `isUnreadFile`) is a skipped file, not left out of the report. Never
+ * all (a FIFO or folder where a session file should be, a symbolic link loop, a folder that cannot
+ * be listed, a database that cannot be opened: `Diagnostic.skipped`, `isUnreadFile`) is a skipped file, not left out of the report. Never
  * throws for bad content: a session that cannot be read at all is a skipped file.
  */
 import type { AgentHealth, HealthReport, HomeHealth, PartialSession, SkippedFile, UnansweredCalls } from '../../shared/health'
@@ -20,9 +20,12 @@ import { findUnreadStores } from './unread'
 
 const MAX_LISTED = 200
 
-/** A discovery warning whose file (or folder) was not read at all, in the words the readers use. */
-export function isUnreadFile(d: { severity: string; message: string }): boolean {
-  return d.severity === 'warning' && /not a regular file|^cannot (list folder|read)\b|could not read/i.test(d.message)
+/**
+ * A discovery warning whose file (or folder) was not read at all: discovery marks it `skipped`
+ * (`Diagnostic.skipped`, set where the warning is made), whatever its words.
+ */
+export function isUnreadFile(d: { severity: string; skipped?: number }): boolean {
+  return d.severity === 'warning' && (d.skipped ?? 0) > 0
 }
 
 /** Health of one agent under one home. */

@@ -28,6 +28,7 @@ import { maskResult } from '../secrets/mask'
 import { migrate, teamPool } from './schema'
 import { tsvectorOf } from './tsquery'
 import { maskUrl, teamError } from './url'
+import { plural } from '../../shared/plural'
 
 /** Options of {@link pushHome}. */
 export interface PushOptions {
@@ -221,6 +222,6 @@ export async function pushHome(options: PushOptions): Promise<PushResult> {
 
 /** One line saying what a push did (for the CLI). */
 export function pushSummary(r: PushResult): string {
-  if (r.sent === 0 && r.removed === 0) return `Nothing new to push: ${r.sessions} session(s) of ${r.machine} unchanged in ${r.target} (0 rows sent).`
-  return `Pushed ${r.sent} session(s) (${r.messageRows} message rows, ${r.usageRows} usage rows) of ${r.machine} to ${r.target}; ${r.unchanged} unchanged, ${r.removed} removed.`
+  if (r.sent === 0 && r.removed === 0) return `Nothing new to push: ${plural(r.sessions, 'session')} of ${r.machine} unchanged in ${r.target} (0 rows sent).`
+  return `Pushed ${plural(r.sent, 'session')} (${plural(r.messageRows, 'message row')}, ${plural(r.usageRows, 'usage row')}) of ${r.machine} to ${r.target}; ${r.unchanged} unchanged, ${r.removed} removed.`
 }

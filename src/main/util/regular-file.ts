@@ -161,8 +161,9 @@ export async function statSessionFile(path: string, agent: AgentId, diagnostics:
     if (st.isFile()) return { size: st.size, mtimeMs: st.mtimeMs }
     what = kindOf(st)
   } catch (e) {
-    what = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'a broken link' : `unreadable (${(e as Error).message})`
+    const code = (e as NodeJS.ErrnoException).code
+    what = code === 'ENOENT' ? 'a broken link' : code === 'ELOOP' ? 'a symbolic link loop (it leads back to itself)' : `unreadable (${(e as Error).message})`
   }
-  diagnostics.push({ severity: 'warning', path, agent, message: `${path} is ${what}; Sepia reads only regular files, so it was skipped.` })
+  diagnostics.push({ severity: 'warning', skipped: 1, path, agent, message: `${path} is ${what}; Sepia reads only regular files, so it was skipped.` })
   return undefined
 }

@@ -9,7 +9,7 @@
  * are formatted here. The words themselves live only in the JSON files: `en.json` is the schema.
  */
 import type { ErrorCode } from '../../shared/api'
-import type { Role, SessionStatus, ToolCallStatus, ToolKind } from '../../shared/ir'
+import { isSkipped, type Role, type SessionStatus, type ToolCallStatus, type ToolKind } from '../../shared/ir'
 import { count, L, tr, trn, withValues } from './i18n'
 import type { ThemeChoice } from './theme'
 import type { ViewId } from './views'
@@ -89,11 +89,12 @@ export const strings = withValues(L, {
 
   diagnostics: withValues(L.diagnostics, {
     /**
-     * The banner over a list of diagnostics. Only `error` diagnostics mean something was left out;
-     * warnings and notes (a branch that starts anew, an unknown record kind counted) lost nothing.
+     * The banner over a list of diagnostics. `error` diagnostics and skipped ones (`isSkipped`: a
+     * file not read, a record skipped) mean something was left out; other warnings and notes (a
+     * branch that starts anew, an unknown record kind counted) lost nothing.
      */
-    libraryTitle: (list: readonly { path: string; severity: string }[]) => {
-      const errors = list.filter((d) => d.severity === 'error')
+    libraryTitle: (list: readonly { path: string; severity: string; skipped?: number | undefined }[]) => {
+      const errors = list.filter((d) => d.severity === 'error' || isSkipped(d))
       const files = trn('diagnostics.files', new Set((errors.length ? errors : list).map((d) => d.path)).size)
       return errors.length
         ? tr('diagnostics.libraryErrors', { files, problems: trn('diagnostics.problems', list.length) })

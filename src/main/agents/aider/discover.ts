@@ -28,7 +28,7 @@ async function fileStat(path: string, diagnostics: Diagnostic[]): Promise<{ size
   try {
     const s = await stat(path)
     if (s.isFile()) return { size: s.size, mtimeMs: s.mtimeMs }
-    if (!s.isDirectory()) diagnostics.push({ severity: 'warning', path, message: 'not a regular file (a FIFO, device or link to one); not read', agent: 'aider' })
+    if (!s.isDirectory()) diagnostics.push({ severity: 'warning', skipped: 1, path, message: 'not a regular file (a FIFO, device or link to one); not read', agent: 'aider' })
     return undefined
   } catch {
     return undefined
@@ -68,7 +68,7 @@ export async function discoverAider(layout: HomeLayout, ctx: ReadContext): Promi
         refs.push({ agent: 'aider', sessionId: b.id, format: FORMAT_CHAT_HISTORY, files, size, mtimeMs, home: layout.home, hints: { projectDir: hit.dir, projectKey: key, startLine: b.startLine, ...(hit.known ? { knownProject: true } : {}) } })
       }
     } catch (e) {
-      diagnostics.push({ severity: 'warning', path: md, message: `cannot read Aider chat history: ${(e as Error).message}`, agent: 'aider' })
+      diagnostics.push({ severity: 'warning', skipped: 1, path: md, message: `cannot read Aider chat history: ${(e as Error).message}`, agent: 'aider' })
     }
   }
   return { refs, diagnostics }

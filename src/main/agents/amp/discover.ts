@@ -29,7 +29,7 @@ export async function discoverAmp(layout: HomeLayout, _ctx: ReadContext): Promis
     names = (await readdir(root, { withFileTypes: true })).filter((d) => !d.isDirectory() && d.name.endsWith('.json')).map((d) => d.name).sort()
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code
-    if (code !== 'ENOENT' && code !== 'ENOTDIR') diagnostics.push({ severity: 'warning', path: root, message: `cannot list folder: ${(e as Error).message}`, agent: 'amp' })
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') diagnostics.push({ severity: 'warning', skipped: 1, path: root, message: `cannot list folder: ${(e as Error).message}`, agent: 'amp' })
   }
   for (const name of names) {
     const path = p.join(root, name)

@@ -23,6 +23,7 @@ import type { HomeLayout } from '../../platform'
 import type { FreshnessDeps } from '../../catalog/freshness'
 import type { DiscoverResult, ReadContext, StoreRef } from '../types'
 import { mapInOrder } from '../../util/in-order'
+import { ancestorLinkMessage, folderNamedLikeFileMessage, loopMessage } from '../../util/link-loop'
 import { FORMAT_SESSION, FORMAT_SUBAGENT } from './read'
 import { FORMAT_INLINE_SIDECHAIN, inlineThreadsOf } from './sidechain'
 
@@ -35,21 +36,30 @@ async function list(dir: string, diagnostics: Diagnostic[]): Promise<Dirent[] | 
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code
     if (code !== 'ENOENT' && code !== 'ENOTDIR') {
-      diagnostics.push({ severity: 'warning', path: dir, message: `cannot list folder: ${(e as Error).message}`, agent: 'claude-code' })
+      diagnostics.push({ severity: 'warning', skipped: 1, path: dir, message: `cannot list folder: ${(e as Error).message}`, agent: 'claude-code' })
     }
     return undefined
   }
 }
 
-/** True for a folder, following a symbolic link. */
-async function isDir(e: Dirent, path: string): Promise<boolean> {
+/**
+ * True for a folder, following a symbolic link. A link that loops (to itself, or to a folder that
+ * holds it: util/link-loop.ts) is not followed: false, plus a warning naming it.
+ */
+async function isDir(e: Dirent, path: string, dir: string, diagnostics: Diagnostic[]): Promise<boolean> {
   if (e.isDirectory()) return true
   if (!e.isSymbolicLink()) return false
+  let folder: boolean
   try {
-    return (await stat(path)).isDirectory()
-  } catch {
+    folder = (await stat(path)).isDirectory()
+  } catch (err) {
+    const loop = loopMessage(path, err)
+    if (loop) diagnostics.push({ severity: 'warning', skipped: 1, path, message: loop, agent: 'claude-code' })
     return false
   }
+  const loop = folder ? await ancestorLinkMessage(path, dir) : undefined
+  if (loop) diagnostics.push({ severity: 'warning', skipped: 1, path, message: loop, agent: 'claude-code' })
+  return folder && !loop
 }
 
 /** A ref for `files` (size summed, newest mtime), or undefined when the primary file is gone. */
@@ -62,14 +72,16 @@ async function makeRef(home: string, sessionId: string, format: string, files: s
       const s = await stat(f)
       if (!s.isFile()) {
         // A FIFO, device or socket named like a transcript (issue 16): skipped, but never silently.
-        diagnostics.push({ severity: 'warning', path: f, message: `${f} is not a regular file (a named pipe, device or socket); Sepia reads only regular files, so it was skipped.`, agent: 'claude-code' })
+        diagnostics.push({ severity: 'warning', skipped: 1, path: f, message: `${f} is not a regular file (a named pipe, device or socket); Sepia reads only regular files, so it was skipped.`, agent: 'claude-code' })
         continue
       }
       size += s.size
       mtimeMs = Math.max(mtimeMs, s.mtimeMs)
       kept.push(f)
-    } catch {
-      // A file that vanished between listing and stat: skip it.
+    } catch (e) {
+      // A link that loops is named (util/link-loop.ts); a file that vanished between listing and stat is skipped.
+      const loop = loopMessage(f, e)
+      if (loop) diagnostics.push({ severity: 'warning', skipped: 1, path: f, message: loop, agent: 'claude-code' })
     }
   }
   if (kept[0] !== files[0]) return undefined
@@ -82,6 +94,9 @@ async function subagents(home: string, sessionDir: string, parentId: string, dia
   const entries = await list(dir, diagnostics)
   if (!entries) return []
   const names = new Set(entries.filter((e) => !e.isDirectory()).map((e) => e.name))
+  for (const e of entries) {
+    if (e.isDirectory() && SUBAGENT_FILE.test(e.name)) diagnostics.push({ severity: 'warning', skipped: 1, path: join(dir, e.name), message: folderNamedLikeFileMessage(join(dir, e.name)), agent: 'claude-code' })
+  }
   const refs: StoreRef[] = []
   for (const name of names) {
     const m = SUBAGENT_FILE.exec(name)
@@ -106,7 +121,16 @@ async function project(home: string, dir: string, diagnostics: Diagnostic[]): Pr
   const looked = await mapInOrder(entries, async (e) => {
     const own: Diagnostic[] = []
     const path = join(dir, e.name)
-    if (await isDir(e, path)) return { diagnostics: own, subs: await subagents(home, path, e.name, own) }
+    const folder = await isDir(e, path, dir, own)
+    if (own.length > 0) return { diagnostics: own } // a link that loops, named by isDir
+    if (folder) {
+      // A folder named like a transcript (`<id>.jsonl/`) is no session's folder: named, not read.
+      if (e.name.endsWith('.jsonl')) {
+        own.push({ severity: 'warning', skipped: 1, path, message: folderNamedLikeFileMessage(path), agent: 'claude-code' })
+        return { diagnostics: own }
+      }
+      return { diagnostics: own, subs: await subagents(home, path, e.name, own) }
+    }
     if (!e.name.endsWith('.jsonl')) return { diagnostics: own }
     const stem = e.name.slice(0, -'.jsonl'.length)
     const legacy = SUBAGENT_FILE.exec(e.name)
@@ -165,7 +189,7 @@ export async function discoverSessions(layout: HomeLayout, _ctx: ReadContext): P
     async (e) => {
       const own: Diagnostic[] = []
       const path = join(root, e.name)
-      return { refs: (await isDir(e, path)) ? await project(layout.home, path, own) : [], diagnostics: own }
+      return { refs: (await isDir(e, path, root, own)) ? await project(layout.home, path, own) : [], diagnostics: own }
     },
     4,
   )

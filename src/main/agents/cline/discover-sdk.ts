@@ -49,6 +49,7 @@ export async function discoverSdk(
     } catch (err) {
       diagnostics.push({
         severity: 'warning',
+        skipped: 1,
         path: dbPath,
         message: `Could not read the Cline session index (${(err as Error).message}); sessions are listed from their folders only.`,
         agent,

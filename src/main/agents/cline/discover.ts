@@ -242,7 +242,7 @@ export async function readTaskHistory(
     text = await readRegularFile(path)
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code
-    if (code !== 'ENOENT' && code !== 'ENOTDIR') diagnostics.push({ severity: 'warning', path, message: `Could not read the task history index: ${(err as Error).message}`, agent })
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') diagnostics.push({ severity: 'warning', skipped: 1, path, message: `Could not read the task history index: ${(err as Error).message}`, agent })
     return undefined
   }
   const parsed = salvageJsonArray(text)

@@ -19,6 +19,7 @@ import type { FreshnessDeps } from '../../catalog/freshness'
 import type { Diagnostic } from '../../../shared/ir'
 import { type HomeLayout, pathApiFor } from '../../platform'
 import type { DiscoverResult, ReadContext, StoreRef } from '../types'
+import { ancestorLinkMessage, folderNamedLikeFileMessage, loopMessage } from '../../util/link-loop'
 import { FORMAT } from './read'
 import { FILE_UUID } from './records'
 import { type StateIndex, readStateIndex } from './state'
@@ -38,7 +39,7 @@ async function list(dir: string, diagnostics: Diagnostic[]): Promise<Dirent[] | 
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code
     if (code !== 'ENOENT' && code !== 'ENOTDIR') {
-      diagnostics.push({ severity: 'warning', path: dir, agent: 'codex', message: `cannot list folder: ${(e as Error).message}` })
+      diagnostics.push({ severity: 'warning', skipped: 1, path: dir, agent: 'codex', message: `cannot list folder: ${(e as Error).message}` })
     }
     return undefined
   }
@@ -56,15 +57,27 @@ async function rollouts(dir: string, depth: number, join: (a: string, b: string)
         const s = await stat(path)
         isDir = s.isDirectory()
         isFile = s.isFile()
-      } catch {
+      } catch (err) {
+        // A link that loops (util/link-loop.ts) is named; a broken link is passed over.
+        const loop = loopMessage(path, err)
+        if (loop) diagnostics.push({ severity: 'warning', skipped: 1, path, agent: 'codex', message: loop })
+        continue
+      }
+      const loop = isDir ? await ancestorLinkMessage(path, dir) : undefined
+      if (loop) {
+        // Followed, a link to a folder above would list the same rollouts again at each level.
+        diagnostics.push({ severity: 'warning', skipped: 1, path, agent: 'codex', message: loop })
         continue
       }
     }
-    if (isDir && depth < MAX_DEPTH) out.push(...(await rollouts(path, depth + 1, join, diagnostics)))
+    if (isDir && e.name.endsWith('.jsonl')) {
+      // A folder named like a rollout is not one: named, not read.
+      diagnostics.push({ severity: 'warning', skipped: 1, path, agent: 'codex', message: folderNamedLikeFileMessage(path) })
+    } else if (isDir && depth < MAX_DEPTH) out.push(...(await rollouts(path, depth + 1, join, diagnostics)))
     else if (isFile && e.name.endsWith('.jsonl')) out.push(path)
     else if (!isDir && e.name.endsWith('.jsonl')) {
       // A FIFO, device or socket named like a rollout (issue 16): skipped, but never silently.
-      diagnostics.push({ severity: 'warning', path, agent: 'codex', message: `${path} is not a regular file (a named pipe, device or socket); Sepia reads only regular files, so it was skipped.` })
+      diagnostics.push({ severity: 'warning', skipped: 1, path, agent: 'codex', message: `${path} is not a regular file (a named pipe, device or socket); Sepia reads only regular files, so it was skipped.` })
     }
   }
   return out

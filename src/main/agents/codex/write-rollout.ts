@@ -7,7 +7,10 @@
  * - every line has a top-level `timestamp` (without it Codex skips the line);
  * - the first line is `session_meta` with `{id, timestamp, cwd, originator, cli_version}` (each is
  *   required), plus `source`, `git {commit_hash, branch}` and (when the home names one, see
- *   `write.ts`) `model_provider`, as Codex writes them;
+ *   `write.ts`) `model_provider`, as Codex writes them; its `timestamp` is the source session's start;
+ * - the model: a `turn_context {cwd, approval_policy, sandbox_policy, model, summary}` before the
+ *   user message of a turn (codex-rs `TurnContextItem`), written for the first turn and again when
+ *   the source's model changes; Codex and Sepia's reader take a turn's model from it;
  * - user text: `response_item message {role:"user", content:[input_text | input_image]}`, followed
  *   by `event_msg user_message {message, images}`; assistant text: `message {role:"assistant",
  *   content:[output_text]}` followed by `event_msg agent_message {message}`. Without the events
@@ -37,7 +40,7 @@ type Json = Record<string, unknown>
 /** What the lines need besides the session. */
 export interface RolloutHead {
   id: string
-  /** ms since epoch: the thread's creation (the conversion). */
+  /** ms since epoch: the thread's creation (the source session's, see `write.ts`). */
   createdAt: number
   cwd: string
   originator: string
@@ -51,6 +54,8 @@ export interface RolloutHead {
 
 /** What writing the lines found out (for the thread index row and the warnings). */
 export interface RolloutStats {
+  /** The model of the first `turn_context` written (the thread's model), when the source names one. */
+  model?: string
   /** The first user text (Codex's preview and title). */
   firstUserText?: string
   /** `total_token_usage.total_tokens` of the last `token_count` written (0 when none). */
@@ -117,6 +122,29 @@ function orderedParts(n: MessageNode): ({ kind: 'text'; text: string } | { kind:
 }
 
 /**
+ * The model of the turn that starts at `session.nodes[i]` (a user message): that of the first
+ * assistant message before the next user message, else the session's.
+ */
+function modelOfTurn(session: Session, i: number): string | undefined {
+  for (let k = i + 1; k < session.nodes.length; k++) {
+    const n = session.nodes[k]!
+    if (n.role === 'user') break
+    if (n.role === 'assistant' && n.model) return n.model
+  }
+  return session.model
+}
+
+/**
+ * A `turn_context` payload with the fields codex-rs `TurnContextItem` requires (`cwd`,
+ * `approval_policy`, `sandbox_policy`, `model`, `summary`; protocol `protocol.rs`, shapes as
+ * Codex 0.171 writes them). The policies are the most careful ones (ask before acting, read-only):
+ * the source's are not known, and Codex resumes under the policies of its own config anyway.
+ */
+function turnContext(cwd: string, model: string): Json {
+  return { cwd, approval_policy: 'on-request', sandbox_policy: { type: 'read-only' }, model, summary: 'auto' }
+}
+
+/**
  * The rollout's lines for `session` (prepared: linear, every call followed by its result), one
  * string each with its newline; `stats` is filled while they are produced.
  */
@@ -134,10 +162,18 @@ export function* rolloutLines(session: Session, head: RolloutHead, stats: Rollou
   let total: Json = {}
   let at = session.createdAt ?? head.createdAt
   let previous: MessageNode['role'] | undefined
-  for (const n of session.nodes) {
+  let turnModel: string | undefined
+  for (const [i, n] of session.nodes.entries()) {
     at = n.createdAt ?? at
     if (n.role === 'user') {
       const text = n.content
+      // A turn's model is recorded as Codex does, in a `turn_context` before the turn (when it changes).
+      const model = modelOfTurn(session, i)
+      if (model !== undefined && model !== turnModel) {
+        turnModel = model
+        stats.model ??= model
+        yield line(at, 'turn_context', turnContext(head.cwd, model))
+      }
       yield line(at, 'response_item', { type: 'message', role: 'user', content: inputItems(n) })
       if (text.trim() !== '') {
         stats.firstUserText ??= text

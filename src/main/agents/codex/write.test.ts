@@ -19,7 +19,10 @@ import { codexThreadId, rolloutRelativePath, writeCodexSession } from './write'
 const FIXTURE_DB = join(findAppRoot(), 'fixtures/real/codex/home/.codex/state_5.sqlite')
 const NOW = Date.parse('2026-12-01T10:00:00.000Z')
 const UUID = '12345678-9abc-4def-9123-456789abcdef'
-const ID = codexThreadId(NOW, UUID)
+/** The Claude Code source's start and last activity (fixtures/real/claude-code, session c79310a4): the thread's times. */
+const START = Date.parse('2026-11-30T07:02:28.240Z')
+const LAST = Date.parse('2026-11-30T07:02:33.640Z')
+const ID = codexThreadId(START, UUID)
 const profile = { agent: 'codex' as const, displayName: 'Codex', providerFamily: 'openai' as const, vocabulary: VOCABULARIES.codex! }
 
 async function prepared(label: string, id: string): Promise<Session> {
@@ -64,16 +67,16 @@ describe('codexThreadId', () => {
     // The real thread 01a22b43-64f5-7001-a0f5-62902c07c581 (fixtures/real/codex) was created at 0x01a22b4364f5 ms.
     expect(codexThreadId(0x01a22b4364f5, 'ffffffff-ffff-4001-a0f5-62902c07c581')).toBe('01a22b43-64f5-7001-a0f5-62902c07c581')
     expect(ID).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
-    expect(parseInt(ID.replace(/-/g, '').slice(0, 12), 16)).toBe(NOW)
+    expect(parseInt(ID.replace(/-/g, '').slice(0, 12), 16)).toBe(START)
     expect(() => codexThreadId(NOW, 'not-a-uuid')).toThrow()
   })
 
   it('names the rollout by the local time of its creation', () => {
-    const d = new Date(NOW)
+    const d = new Date(START)
     const p2 = (n: number) => String(n).padStart(2, '0')
     const day = `${d.getFullYear()}-${p2(d.getMonth() + 1)}-${p2(d.getDate())}`
     const expected = join('sessions', String(d.getFullYear()), p2(d.getMonth() + 1), p2(d.getDate()), `rollout-${day}T${p2(d.getHours())}-${p2(d.getMinutes())}-${p2(d.getSeconds())}-${ID}.jsonl`)
-    expect(rolloutRelativePath(NOW, ID)).toBe(expected)
+    expect(rolloutRelativePath(START, ID)).toBe(expected)
   })
 })
 
@@ -81,20 +84,20 @@ describe('writeCodexSession', () => {
   it('writes one rollout under sessions/ with the lines Codex 0.171 resumes, and no thread index', async () => {
     const home = mkdtempSync(join(tmpdir(), 'sepia-cxw-'))
     const r = await writeCodexSession(await claudeTools(), await options(home))
-    const file = join(home, '.codex', rolloutRelativePath(NOW, ID))
+    const file = join(home, '.codex', rolloutRelativePath(START, ID))
     expect(r.output).toEqual({ sessionId: ID, files: [file], resumeCommand: `codex resume ${ID}`, cwd: '/home/ana/src/ledger-api', backups: [] })
     // Codex builds its index itself on its next start (see write.ts): no database is made.
     expect(readdirSync(join(home, '.codex'))).toEqual(['sessions'])
     const all = lines(file)
     expect(all.every((l) => typeof l.timestamp === 'string' && !Number.isNaN(Date.parse(l.timestamp)))).toBe(true)
     expect(all[0]).toEqual({
-      timestamp: '2026-12-01T10:00:00.000Z',
+      timestamp: '2026-11-30T07:02:28.240Z',
       type: 'session_meta',
-      payload: { id: ID, timestamp: '2026-12-01T10:00:00.000Z', cwd: '/home/ana/src/ledger-api', originator: 'codex_cli_rs', cli_version: '0.171.0', source: 'cli', git: { branch: 'main' } },
+      payload: { id: ID, timestamp: '2026-11-30T07:02:28.240Z', cwd: '/home/ana/src/ledger-api', originator: 'codex_cli_rs', cli_version: '0.171.0', source: 'cli', git: { branch: 'main' } },
     })
     const kinds = all.slice(1).map((l) => `${l.type}:${String(l.payload.type)}${l.payload.role ? `(${String(l.payload.role)})` : ''}${l.payload.name ? `(${String(l.payload.name)})` : ''}`)
     expect(kinds).toEqual([
-      'response_item:message(user)', 'event_msg:user_message',
+      'turn_context:undefined', 'response_item:message(user)', 'event_msg:user_message',
       'response_item:message(assistant)', 'event_msg:agent_message', 'response_item:function_call(exec_command)', 'response_item:function_call_output',
       'response_item:message(assistant)', 'event_msg:agent_message', 'response_item:custom_tool_call(apply_patch)', 'response_item:custom_tool_call_output',
       'response_item:custom_tool_call(apply_patch)', 'response_item:custom_tool_call_output',
@@ -103,6 +106,10 @@ describe('writeCodexSession', () => {
       'response_item:message(assistant)', 'event_msg:agent_message', 'response_item:function_call(exec_command)', 'response_item:function_call_output',
       'response_item:message(assistant)', 'event_msg:agent_message',
     ])
+    // The source's model, as Codex records a turn's model (one turn_context: the model never changes).
+    expect(all[1]!.payload).toEqual({ cwd: '/home/ana/src/ledger-api', approval_policy: 'on-request', sandbox_policy: { type: 'read-only' }, model: 'claude-opus-5-5', summary: 'auto' })
+    expect(all[1]!.timestamp).toBe(all[2]!.timestamp) // written with the turn's first message
+    all.splice(1, 1)
     expect(all[1]!.payload).toEqual({ type: 'message', role: 'user', content: [{ type: 'input_text', text: '[tools] List the files, then create NOTES.md and mark its TODO line as done.' }] })
     expect(all[2]!.payload).toEqual({ type: 'user_message', message: '[tools] List the files, then create NOTES.md and mark its TODO line as done.', images: [] })
     const exec = all.find((l) => l.payload.type === 'function_call')!.payload
@@ -126,7 +133,28 @@ describe('writeCodexSession', () => {
     const back = await readBack(codex, await layoutForHome({ home }), ID, { now: () => NOW })
     expect(back?.id).toBe(ID)
     expect(transcriptOf(back!)).toEqual(transcriptOf(s))
+    // It lists with the source's time and model (a conversion used to list with its own time and no model).
+    expect(back).toMatchObject({ createdAt: START, model: 'claude-opus-5-5' })
+    expect(back!.nodes.filter((n) => n.role === 'assistant').every((n) => n.model === 'claude-opus-5-5')).toBe(true)
+    expect(back!.nodes.some((n) => n.event === 'model-change')).toBe(false)
     expect(back!.diagnostics.filter((d) => d.severity !== 'info')).toEqual([])
+  })
+
+  it('records a model change in a new turn_context, as Codex does; a session without a model gets none', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'sepia-cxw-'))
+    const s = await claudeTools()
+    const second = s.nodes.findIndex((n, i) => i > 0 && n.role === 'user')
+    for (const n of s.nodes.slice(second)) if (n.role === 'assistant') n.model = 'claude-sonnet-5'
+    const r = await writeCodexSession(s, await options(home))
+    const all = lines(r.output.files[0]!)
+    expect(all.filter((l) => l.type === 'turn_context').map((l) => l.payload.model)).toEqual(['claude-opus-5-5', 'claude-sonnet-5'])
+    const back = await readBack(codex, await layoutForHome({ home }), r.output.sessionId, { now: () => NOW })
+    expect(back!.nodes.filter((n) => n.role === 'assistant').map((n) => n.model)).toEqual(s.nodes.filter((n) => n.role === 'assistant').map((n) => n.model))
+    const bare = await claudeTools()
+    delete bare.model
+    for (const n of bare.nodes) delete n.model
+    const none = await writeCodexSession(bare, await options(mkdtempSync(join(tmpdir(), 'sepia-cxw-'))))
+    expect(lines(none.output.files[0]!).some((l) => l.type === 'turn_context')).toBe(false)
   })
 
   it('writes under $CODEX_HOME and names the provider of its config.toml', async () => {
@@ -136,7 +164,7 @@ describe('writeCodexSession', () => {
     writeFileSync(join(codexHome, 'config.toml'), 'model = "gpt-5.5"\nmodel_provider = "mock"\n\n[model_providers.mock]\nname = "mock"\n')
     const layout = await layoutForHome({ home, isOwnHome: true, env: { CODEX_HOME: codexHome } })
     const r = await writeCodexSession(await claudeTools(), await options(home, { layout }))
-    expect(r.output.files).toEqual([join(codexHome, rolloutRelativePath(NOW, ID))])
+    expect(r.output.files).toEqual([join(codexHome, rolloutRelativePath(START, ID))])
     expect(lines(r.output.files[0]!)[0]!.payload.model_provider).toBe('mock')
   })
 
@@ -144,7 +172,7 @@ describe('writeCodexSession', () => {
     const { home, db } = homeWithIndex()
     const before = threads(db)
     const r = await writeCodexSession(await claudeTools(), await options(home))
-    const file = join(home, '.codex', rolloutRelativePath(NOW, ID))
+    const file = join(home, '.codex', rolloutRelativePath(START, ID))
     expect(r.output.files).toEqual([file, db])
     expect(r.output.backups).toEqual([`${db}.sepia-backup-20261201T100000Z`])
     expect(threads(r.output.backups[0]!)).toEqual(before)
@@ -153,9 +181,11 @@ describe('writeCodexSession', () => {
     const prompt = '[tools] List the files, then create NOTES.md and mark its TODO line as done.'
     expect(after.find((t) => t.id === ID)).toMatchObject({
       rollout_path: file,
-      created_at: NOW / 1000,
-      updated_at_ms: NOW,
-      recency_at_ms: NOW,
+      created_at: Math.floor(START / 1000),
+      created_at_ms: START,
+      updated_at: Math.floor(LAST / 1000),
+      updated_at_ms: LAST,
+      recency_at_ms: LAST,
       source: 'cli',
       model_provider: 'openai',
       cwd: '/home/ana/src/ledger-api',
@@ -167,7 +197,7 @@ describe('writeCodexSession', () => {
       history_mode: 'legacy',
       originator: 'codex_cli_rs',
       cli_version: '0.171.0',
-      model: null,
+      model: 'claude-opus-5-5',
       git_branch: 'main',
     })
     // The reader finds it through the index as well.
@@ -194,7 +224,7 @@ describe('writeCodexSession', () => {
 
   it('never overwrites an existing rollout', async () => {
     const home = mkdtempSync(join(tmpdir(), 'sepia-cxw-'))
-    const file = join(home, '.codex', rolloutRelativePath(NOW, ID))
+    const file = join(home, '.codex', rolloutRelativePath(START, ID))
     mkdirSync(join(file, '..'), { recursive: true })
     writeFileSync(file, 'theirs\n')
     await expect(writeCodexSession(await claudeTools(), await options(home))).rejects.toMatchObject({ code: 'WRITE_FAILED' })
@@ -206,11 +236,11 @@ describe('writeCodexSession', () => {
     const home = mkdtempSync(join(tmpdir(), 'sepia-cxw-'))
     const r = await writeCodexSession(await claudeTools(), await options(home, { dryRun: true }))
     expect(r.output.sessionId).toBe(ID)
-    expect(r.output.files).toEqual([join(home, '.codex', rolloutRelativePath(NOW, ID))])
+    expect(r.output.files).toEqual([join(home, '.codex', rolloutRelativePath(START, ID))])
     expect(readdirSync(home)).toEqual([])
   })
 
-  it.each([`staged:${basename(rolloutRelativePath(NOW, ID))}`, `renamed:${basename(rolloutRelativePath(NOW, ID))}`, 'db-backup', 'db-insert'])(
+  it.each([`staged:${basename(rolloutRelativePath(START, ID))}`, `renamed:${basename(rolloutRelativePath(START, ID))}`, 'db-backup', 'db-insert'])(
     'a fault at %s leaves the store as it was',
     async (step) => {
       const { home, db } = homeWithIndex()

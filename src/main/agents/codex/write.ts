@@ -8,7 +8,7 @@
  *   id>.jsonl` (`<codex home>` = `$CODEX_HOME`, else `~/.codex`: the layout's `codexHome`); Codex
  *   finds it by id anywhere under `sessions/`, but only under a `rollout-*.jsonl` name;
  * - the thread id is a UUIDv7 (`01a22b43-64f5-7001-a0f5-...`): the 48-bit ms time of the
- *   conversion, version 7, then the random bits of `options.newId()` ({@link codexThreadId});
+ *   thread's start, version 7, then the random bits of `options.newId()` ({@link codexThreadId});
  * - the lines are described in `write-rollout.ts`; the thread is an interactive one (`source:
  *   "cli"`, `originator: "codex_cli_rs"`): Codex 0.171's picker leaves out other sources (`exec`)
  *   unless run with `--include-non-interactive` (its index `idx_threads_interactive_*`: source in
@@ -28,12 +28,14 @@
  * - when it exists (Codex has run and finished its backfill) a new rollout without a `threads` row
  *   is resumed by id but is NOT listed by `codex resume`; with a row it is. So a row is added the
  *   way the backfill writes one (`source`, `preview`/`first_user_message` = the first prompt,
- *   `history_mode: "legacy"`, the default `sandbox_policy`/`approval_mode`, `model` null), after a
- *   backup copy of the database (`addRowWithBackup`).
+ *   `history_mode: "legacy"`, the default `sandbox_policy`/`approval_mode`, `model` that of the
+ *   rollout's first `turn_context`), after a backup copy of the database (`addRowWithBackup`).
  *
- * Codex has no field for where a thread was imported from; the origin is not recorded. Message
- * times are the source's; the thread's own time (id, file name, `session_meta.timestamp`) is the
- * conversion's, like a Codex fork. Usage is written only for a Codex source: input counts another
+ * Codex has no field for where a thread was imported from; the origin is not recorded. Times are
+ * the source's: the thread's start (id, file name, `session_meta.timestamp`, the row's
+ * `created_at`) is the source session's start, the row's `updated_at` its last activity (the
+ * conversion's time only when the source has none), so the thread lists when the work was done, as
+ * a Gemini conversion does; its model is the source's (`turn_context`, `write-rollout.ts`). Usage is written only for a Codex source: input counts another
  * agent measured with its own prompt would size Codex's context (auto-compaction) wrongly, and
  * Codex keeps no per-message cost.
  */
@@ -107,8 +109,12 @@ export interface ThreadRowInput {
   id: string
   /** Absolute path of the rollout. */
   rolloutPath: string
-  /** ms since epoch (the row's created/updated/recency times). */
+  /** ms since epoch: the thread's start (the row's created time). */
   now: number
+  /** ms since epoch: the thread's last activity (updated and recency times); `now` when absent. */
+  updatedAt?: number
+  /** The thread's model (its first `turn_context`), or null. */
+  model?: string
   modelProvider: string
   cwd: string
   title: string
@@ -121,21 +127,24 @@ export interface ThreadRowInput {
 /**
  * A `threads` row of `state_5.sqlite` the way Codex 0.171's backfill writes one for a rollout
  * without turn context (see the module comment): `source: "cli"`, `history_mode: "legacy"`, the
- * default sandbox policy and approval mode, `model` null.
+ * default sandbox policy and approval mode, `model` from the rollout's `turn_context` (null without one).
  */
 export function codexThreadRow(t: ThreadRowInput): Record<string, unknown> {
   const sec = Math.floor(t.now / 1000)
+  const updated = Math.max(t.now, t.updatedAt ?? t.now)
+  const updatedSec = Math.floor(updated / 1000)
   return {
     id: t.id,
     rollout_path: t.rolloutPath,
     created_at: sec,
-    updated_at: sec,
+    updated_at: updatedSec,
     created_at_ms: t.now,
-    updated_at_ms: t.now,
-    recency_at: sec,
-    recency_at_ms: t.now,
+    updated_at_ms: updated,
+    recency_at: updatedSec,
+    recency_at_ms: updated,
     source: 'cli',
     model_provider: t.modelProvider,
+    model: t.model ?? null,
     cwd: t.cwd,
     title: t.title,
     sandbox_policy: DEFAULT_SANDBOX_POLICY,
@@ -162,9 +171,12 @@ export function codexThreadRow(t: ThreadRowInput): Record<string, unknown> {
 export async function writeCodexSession(session: Session, options: WriteOptions): Promise<WriteResult> {
   const codexHome = codexHomeOf(options.layout)
   const now = options.now()
-  let id = codexThreadId(now, options.newId())
-  for (let k = 0; k < 5 && existsSync(join(codexHome, rolloutRelativePath(now, id))); k++) id = codexThreadId(now, options.newId())
-  const rollout = join(codexHome, rolloutRelativePath(now, id))
+  // The thread starts when the source session did (see the module comment).
+  const started = session.createdAt ?? session.nodes.find((n) => n.createdAt !== undefined)?.createdAt ?? now
+  const lastActivity = session.lastActivityAt ?? session.nodes.reduce<number | undefined>((t, n) => (n.createdAt !== undefined ? Math.max(t ?? 0, n.createdAt) : t), undefined) ?? started
+  let id = codexThreadId(started, options.newId())
+  for (let k = 0; k < 5 && existsSync(join(codexHome, rolloutRelativePath(started, id))); k++) id = codexThreadId(started, options.newId())
+  const rollout = join(codexHome, rolloutRelativePath(started, id))
   const dbPath = join(codexHome, 'state_5.sqlite')
   const indexed = existsSync(dbPath)
   const cwd = session.workingDirectory ?? options.layout.home
@@ -173,7 +185,7 @@ export async function writeCodexSession(session: Session, options: WriteOptions)
   if (options.dryRun) return { output, warnings: warningsFor(session, keepUsage, undefined) }
 
   const modelProvider = configuredModelProvider(codexHome)
-  const head: RolloutHead = { id, createdAt: now, cwd, originator: 'codex_cli_rs', cliVersion: CODEX_CLI_VERSION, source: 'cli', keepUsage }
+  const head: RolloutHead = { id, createdAt: started, cwd, originator: 'codex_cli_rs', cliVersion: CODEX_CLI_VERSION, source: 'cli', keepUsage }
   if (modelProvider !== undefined) head.modelProvider = modelProvider
   const stats: RolloutStats = { tokensUsed: 0, droppedAssistantImages: 0 }
   const tx = new FileTransaction(options.fault)
@@ -181,7 +193,7 @@ export async function writeCodexSession(session: Session, options: WriteOptions)
     await tx.stage(rollout, rolloutLines(session, head, stats))
     await tx.commit()
     if (indexed) {
-      const row = codexThreadRow({ id, rolloutPath: rollout, now, modelProvider: modelProvider ?? 'openai', cwd, title: session.title ?? stats.firstUserText ?? '', preview: stats.firstUserText ?? '', tokensUsed: stats.tokensUsed, ...(session.git ? { git: session.git } : {}) })
+      const row = codexThreadRow({ id, rolloutPath: rollout, now: started, updatedAt: lastActivity, ...(stats.model !== undefined ? { model: stats.model } : {}), modelProvider: modelProvider ?? 'openai', cwd, title: session.title ?? stats.firstUserText ?? '', preview: stats.firstUserText ?? '', tokensUsed: stats.tokensUsed, ...(session.git ? { git: session.git } : {}) })
       const added = await addRowWithBackup({ dbPath, schema: [], table: 'threads', row, now, ...(options.fault ? { fault: options.fault } : {}) })
       if (added.backup) output.backups.push(added.backup)
     }

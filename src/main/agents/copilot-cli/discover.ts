@@ -24,7 +24,7 @@ export async function discoverCopilotCli(layout: HomeLayout, _ctx: ReadContext):
     names = (await readdir(root, { withFileTypes: true })).filter((d) => d.isDirectory()).map((d) => d.name).sort()
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code
-    if (code !== 'ENOENT' && code !== 'ENOTDIR') diagnostics.push({ severity: 'warning', path: root, message: `cannot list folder: ${(e as Error).message}`, agent: 'copilot-cli' })
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') diagnostics.push({ severity: 'warning', skipped: 1, path: root, message: `cannot list folder: ${(e as Error).message}`, agent: 'copilot-cli' })
   }
   for (const name of names) {
     const events = p.join(root, name, 'events.jsonl')

@@ -34,7 +34,7 @@ async function fileStat(path: string, diagnostics: Diagnostic[]): Promise<{ size
   try {
     const s = await stat(path)
     if (s.isFile()) return { size: s.size, mtimeMs: s.mtimeMs }
-    if (!s.isDirectory()) diagnostics.push({ severity: 'warning', path, message: 'not a regular file (a FIFO, device or link to one); not read', agent: 'crush' })
+    if (!s.isDirectory()) diagnostics.push({ severity: 'warning', skipped: 1, path, message: 'not a regular file (a FIFO, device or link to one); not read', agent: 'crush' })
     return undefined
   } catch {
     return undefined
@@ -124,7 +124,7 @@ export async function discoverCrush(layout: HomeLayout, ctx: ReadContext): Promi
         })
       }
     } catch (e) {
-      diagnostics.push({ severity: 'warning', path: db, message: `cannot read Crush database: ${(e as Error).message}`, agent: 'crush' })
+      diagnostics.push({ severity: 'warning', skipped: 1, path: db, message: `cannot read Crush database: ${(e as Error).message}`, agent: 'crush' })
       if (wal) diagnostics.push({ severity: 'warning', path: `${db}-wal`, message: 'the database could not be read with this -wal (damaged, or not this database\'s): its rows may sit here', agent: 'crush' })
     }
   }

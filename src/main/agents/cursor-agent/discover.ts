@@ -26,14 +26,14 @@ async function list(dir: string, diagnostics: Diagnostic[]): Promise<Dirent[]> {
     return (await readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code
-    if (code !== 'ENOENT' && code !== 'ENOTDIR') diagnostics.push({ severity: 'warning', path: dir, message: `cannot list folder: ${(e as Error).message}`, agent: 'cursor-agent' })
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') diagnostics.push({ severity: 'warning', skipped: 1, path: dir, message: `cannot list folder: ${(e as Error).message}`, agent: 'cursor-agent' })
     return []
   }
 }
 
 /** The warning for a store file that exists but is not a regular file (issue 16: never dropped silently). */
 function notRegular(path: string, diagnostics: Diagnostic[]): void {
-  diagnostics.push({ severity: 'warning', path, message: `${path} is not a regular file (a named pipe, device, socket, link or folder); Sepia reads only regular files, so it was skipped.`, agent: 'cursor-agent' })
+  diagnostics.push({ severity: 'warning', skipped: 1, path, message: `${path} is not a regular file (a named pipe, device, socket, link or folder); Sepia reads only regular files, so it was skipped.`, agent: 'cursor-agent' })
 }
 
 /** Size and mtime of a regular file; undefined when missing or not regular (then a warning when `diagnostics` is given). */

@@ -181,7 +181,7 @@ export async function scanWorkspaces(dir: string, p: PlatformPath, diagnostics: 
     names = (await readdir(dir, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name).sort()
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code
-    if (code !== 'ENOENT' && code !== 'ENOTDIR') diagnostics.push({ severity: 'warning', path: dir, message: `cannot list folder: ${(e as Error).message}`, agent: 'cursor' })
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') diagnostics.push({ severity: 'warning', skipped: 1, path: dir, message: `cannot list folder: ${(e as Error).message}`, agent: 'cursor' })
     return out
   }
   for (const id of names) {
@@ -195,7 +195,7 @@ export async function scanWorkspaces(dir: string, p: PlatformPath, diagnostics: 
     try {
       scanItemTable(ws, db, diagnostics)
     } catch (e) {
-      diagnostics.push({ severity: 'warning', path: db, message: `cannot read workspace database: ${(e as Error).message}`, agent: 'cursor' })
+      diagnostics.push({ severity: 'warning', skipped: 1, path: db, message: `cannot read workspace database: ${(e as Error).message}`, agent: 'cursor' })
     }
   }
   return out

@@ -35,11 +35,11 @@ async function statFile(path: string, diagnostics: Diagnostic[]): Promise<{ size
     const s = await stat(path)
     if (s.isFile()) return { size: s.size, mtimeMs: s.mtimeMs }
     // A FIFO, device (a link to /dev/zero) or folder in place of a store file: named, not taken for absent (issue 16).
-    diagnostics.push({ severity: 'warning', path, message: `${path} is not a regular file (a named pipe, device, socket or folder); Sepia reads only regular files, so it was skipped`, agent: 'devin' })
+    diagnostics.push({ severity: 'warning', skipped: 1, path, message: `${path} is not a regular file (a named pipe, device, socket or folder); Sepia reads only regular files, so it was skipped`, agent: 'devin' })
     return undefined
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code
-    if (code !== 'ENOENT' && code !== 'ENOTDIR') diagnostics.push({ severity: 'warning', path, message: `cannot read: ${(e as Error).message}`, agent: 'devin' })
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') diagnostics.push({ severity: 'warning', skipped: 1, path, message: `cannot read: ${(e as Error).message}`, agent: 'devin' })
     return undefined
   }
 }
@@ -68,7 +68,7 @@ async function transcripts(dir: string, ids: Set<string>, diagnostics: Diagnosti
     names = (await readdir(dir)).filter((n) => n.endsWith('.json')).sort()
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code
-    if (code !== 'ENOENT' && code !== 'ENOTDIR') diagnostics.push({ severity: 'warning', path: dir, message: `cannot list folder: ${(e as Error).message}`, agent: 'devin' })
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') diagnostics.push({ severity: 'warning', skipped: 1, path: dir, message: `cannot list folder: ${(e as Error).message}`, agent: 'devin' })
     return out
   }
   const p = pathApiFor(dir)

@@ -25,7 +25,7 @@ async function list(dir: string, diagnostics: Diagnostic[]): Promise<{ name: str
     return (await readdir(dir, { withFileTypes: true })).map((d) => ({ name: d.name, isDir: d.isDirectory() })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code
-    if (code !== 'ENOENT' && code !== 'ENOTDIR') diagnostics.push({ severity: 'warning', path: dir, message: `cannot list folder: ${(e as Error).message}`, agent: 'droid' })
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') diagnostics.push({ severity: 'warning', skipped: 1, path: dir, message: `cannot list folder: ${(e as Error).message}`, agent: 'droid' })
     return []
   }
 }
@@ -54,9 +54,9 @@ export async function discoverDroid(layout: HomeLayout, _ctx: ReadContext): Prom
     })
   }
   for (const entry of await list(root, diagnostics)) {
-    if (entry.isDir) {
+    if (entry.isDir && !entry.name.endsWith('.jsonl')) {
       const dir = p.join(root, entry.name)
-      for (const f of await list(dir, diagnostics)) if (!f.isDir && f.name.endsWith('.jsonl')) await take(dir, f.name)
+      for (const f of await list(dir, diagnostics)) if (f.name.endsWith('.jsonl')) await take(dir, f.name) // a folder so named is named by statSessionFile
     } else if (entry.name.endsWith('.jsonl')) await take(root, entry.name)
   }
   return { refs, diagnostics }

@@ -17,6 +17,7 @@ import type { Dirent } from 'node:fs'
 import { readdir, stat } from 'node:fs/promises'
 import { isUtf8 } from 'node:buffer'
 import { basename, join } from 'node:path'
+import { folderNamedLikeFileMessage } from '../../util/link-loop'
 import type { Diagnostic } from '../../../shared/ir'
 import type { HomeLayout } from '../../platform'
 import type { DiscoverResult, ReadContext, StoreRef } from '../types'
@@ -34,7 +35,7 @@ async function list(dir: string, diagnostics: Diagnostic[]): Promise<Dirent[] | 
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code
     if (code !== 'ENOENT' && code !== 'ENOTDIR') {
-      diagnostics.push({ severity: 'warning', path: dir, message: `cannot list folder: ${(e as Error).message}`, agent: 'gemini' })
+      diagnostics.push({ severity: 'warning', skipped: 1, path: dir, message: `cannot list folder: ${(e as Error).message}`, agent: 'gemini' })
     }
     return undefined
   }
@@ -42,7 +43,7 @@ async function list(dir: string, diagnostics: Diagnostic[]): Promise<Dirent[] | 
 
 /** The warning for a chats file that is a FIFO, device, socket or dangling link (issue 16: never dropped silently). */
 function notRegular(path: string, diagnostics: Diagnostic[]): void {
-  diagnostics.push({ severity: 'warning', path, message: `${path} is not a regular file (a named pipe, device, socket or broken link); Sepia reads only regular files, so it was skipped.`, agent: 'gemini' })
+  diagnostics.push({ severity: 'warning', skipped: 1, path, message: `${path} is not a regular file (a named pipe, device, socket or broken link); Sepia reads only regular files, so it was skipped.`, agent: 'gemini' })
 }
 
 /** File or folder, following a symbolic link; undefined when it cannot be stat'ed. */
@@ -151,6 +152,8 @@ async function project(home: string, geminiDir: string, projectDir: string, diag
       groups.set(id, [...(groups.get(id) ?? []), path])
     } else if (kind === undefined && SESSION_FILE.test(e.name)) {
       notRegular(path, diagnostics)
+    } else if (kind === 'dir' && SESSION_FILE.test(e.name)) {
+      diagnostics.push({ severity: 'warning', skipped: 1, path, message: folderNamedLikeFileMessage(path), agent: 'gemini' })
     } else if (kind === 'dir') {
       for (const s of (await list(path, diagnostics)) ?? []) {
         if (!s.name.endsWith('.jsonl')) continue

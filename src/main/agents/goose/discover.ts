@@ -43,7 +43,7 @@ export async function discoverGoose(layout: HomeLayout, _ctx: ReadContext): Prom
       names = (await readdir(dir, { withFileTypes: true })).filter((d) => !d.isDirectory()).map((d) => d.name).sort()
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code
-      if (code !== 'ENOENT' && code !== 'ENOTDIR') diagnostics.push({ severity: 'warning', path: dir, message: `cannot list folder: ${(e as Error).message}`, agent: 'goose' })
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') diagnostics.push({ severity: 'warning', skipped: 1, path: dir, message: `cannot list folder: ${(e as Error).message}`, agent: 'goose' })
       continue
     }
     const dbIds = new Set<string>()

@@ -62,7 +62,7 @@ export async function discoverLettaCode(layout: HomeLayout, _ctx: ReadContext): 
     names = (await readdir(root, { withFileTypes: true })).filter((d) => d.isDirectory()).map((d) => d.name).sort()
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code
-    if (code !== 'ENOENT' && code !== 'ENOTDIR') diagnostics.push({ severity: 'warning', path: root, message: `cannot list folder: ${(e as Error).message}`, agent: 'letta-code' })
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') diagnostics.push({ severity: 'warning', skipped: 1, path: root, message: `cannot list folder: ${(e as Error).message}`, agent: 'letta-code' })
     return { refs, diagnostics }
   }
   for (const name of names) {

@@ -28,7 +28,7 @@ async function list(dir: string, config: OpencodeFamilyConfig, diagnostics: Diag
     return (await readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code
-    if (code !== 'ENOENT' && code !== 'ENOTDIR') diagnostics.push({ severity: 'warning', path: dir, message: `cannot list folder: ${(e as Error).message}`, agent: config.id })
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') diagnostics.push({ severity: 'warning', skipped: 1, path: dir, message: `cannot list folder: ${(e as Error).message}`, agent: config.id })
     return undefined
   }
 }
@@ -87,7 +87,7 @@ export async function discoverFamily(layout: HomeLayout, config: OpencodeFamilyC
           refs.push(ref)
         }
       } catch (e) {
-        diagnostics.push({ severity: 'warning', path: db, message: `cannot read database: ${(e as Error).message}`, agent: config.id })
+        diagnostics.push({ severity: 'warning', skipped: 1, path: db, message: `cannot read database: ${(e as Error).message}`, agent: config.id })
       }
     }
     const storage = join(root, 'storage')

@@ -75,7 +75,7 @@ export async function discoverOpenHandsV1(layout: HomeLayout, _ctx: ReadContext)
     ids = (await readdir(root, { withFileTypes: true })).filter((d) => d.isDirectory()).map((d) => d.name).sort()
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code
-    if (code !== 'ENOENT' && code !== 'ENOTDIR') diagnostics.push({ severity: 'warning', path: root, message: `cannot list folder: ${(e as Error).message}`, agent: 'openhands' })
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') diagnostics.push({ severity: 'warning', skipped: 1, path: root, message: `cannot list folder: ${(e as Error).message}`, agent: 'openhands' })
     return { refs, diagnostics }
   }
   for (const id of ids) {
@@ -85,7 +85,7 @@ export async function discoverOpenHandsV1(layout: HomeLayout, _ctx: ReadContext)
       names = await readdir(eventsDir)
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code
-      if (code !== 'ENOENT' && code !== 'ENOTDIR') diagnostics.push({ severity: 'warning', path: eventsDir, message: `cannot list folder: ${(e as Error).message}`, agent: 'openhands' })
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') diagnostics.push({ severity: 'warning', skipped: 1, path: eventsDir, message: `cannot list folder: ${(e as Error).message}`, agent: 'openhands' })
       continue
     }
     const events = names.flatMap((n) => {
@@ -126,7 +126,7 @@ export async function discoverOpenHandsV0(layout: HomeLayout, _ctx: ReadContext)
     sids = (await readdir(root, { withFileTypes: true })).filter((d) => d.isDirectory()).map((d) => d.name).sort()
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code
-    if (code !== 'ENOENT' && code !== 'ENOTDIR') diagnostics.push({ severity: 'warning', path: root, message: `cannot list folder: ${(e as Error).message}`, agent: 'openhands' })
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') diagnostics.push({ severity: 'warning', skipped: 1, path: root, message: `cannot list folder: ${(e as Error).message}`, agent: 'openhands' })
     return { refs, diagnostics }
   }
   for (const sid of sids) {
@@ -136,7 +136,7 @@ export async function discoverOpenHandsV0(layout: HomeLayout, _ctx: ReadContext)
       names = await readdir(eventsDir)
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code
-      if (code !== 'ENOENT' && code !== 'ENOTDIR') diagnostics.push({ severity: 'warning', path: eventsDir, message: `cannot list folder: ${(e as Error).message}`, agent: 'openhands' })
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') diagnostics.push({ severity: 'warning', skipped: 1, path: eventsDir, message: `cannot list folder: ${(e as Error).message}`, agent: 'openhands' })
       continue
     }
     const events = names.flatMap((n) => {

@@ -30,7 +30,7 @@ async function list(dir: string, diagnostics: Diagnostic[]): Promise<{ name: str
     return (await readdir(dir, { withFileTypes: true })).map((d) => ({ name: d.name, isDir: d.isDirectory(), isFile: d.isFile() })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code
-    if (code !== 'ENOENT' && code !== 'ENOTDIR') diagnostics.push({ severity: 'warning', path: dir, message: `cannot list folder: ${(e as Error).message}`, agent: 'pi' })
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') diagnostics.push({ severity: 'warning', skipped: 1, path: dir, message: `cannot list folder: ${(e as Error).message}`, agent: 'pi' })
     return []
   }
 }
@@ -45,7 +45,7 @@ export async function discoverPi(layout: HomeLayout, _ctx: ReadContext): Promise
     if (!folder.isDir) continue
     const dir = p.join(root, folder.name)
     for (const f of await list(dir, diagnostics)) {
-      if (f.isDir || !f.name.endsWith('.jsonl')) continue
+      if (!f.name.endsWith('.jsonl')) continue // a folder so named is named by statSessionFile
       const path = p.join(dir, f.name)
       const s = await statSessionFile(path, 'pi', diagnostics)
       if (s) refs.push({ agent: 'pi', sessionId: sessionIdOfFile(f.name), format: FORMAT_PI, files: [path], size: s.size, mtimeMs: s.mtimeMs, home: layout.home })

@@ -21,12 +21,12 @@ import type { DiscoverResult, ReadContext, StoreRef } from '../types'
 /** Store generation of `projects/<cwd>/chats/<id>.jsonl` sessions. */
 export const FORMAT_CHATS = 'qwen-code-chats-jsonl'
 
-async function dirNames(dir: string, diagnostics: Diagnostic[], want: 'dir' | 'file'): Promise<string[]> {
+async function dirNames(dir: string, diagnostics: Diagnostic[], want: 'dir' | 'any'): Promise<string[]> {
   try {
-    return (await readdir(dir, { withFileTypes: true })).filter((d) => (want === 'dir' ? d.isDirectory() : !d.isDirectory())).map((d) => d.name).sort()
+    return (await readdir(dir, { withFileTypes: true })).filter((d) => want === 'any' || d.isDirectory()).map((d) => d.name).sort()
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code
-    if (code !== 'ENOENT' && code !== 'ENOTDIR') diagnostics.push({ severity: 'warning', path: dir, message: `cannot list folder: ${(e as Error).message}`, agent: 'qwen-code' })
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') diagnostics.push({ severity: 'warning', skipped: 1, path: dir, message: `cannot list folder: ${(e as Error).message}`, agent: 'qwen-code' })
     return []
   }
 }
@@ -41,7 +41,8 @@ export async function discoverQwenCode(layout: HomeLayout, _ctx: ReadContext): P
     const chats = p.join(root, project, 'chats')
     const meta = p.join(root, project, 'meta.json')
     const m = await statRegular(meta)
-    for (const name of await dirNames(chats, diagnostics, 'file')) {
+    // A folder named like a chat file is named by statSessionFile, not dropped.
+    for (const name of await dirNames(chats, diagnostics, 'any')) {
       if (!name.endsWith('.jsonl')) continue
       const path = p.join(chats, name)
       const s = await statSessionFile(path, 'qwen-code', diagnostics)

@@ -30,7 +30,7 @@ async function names(dir: string, diagnostics: Diagnostic[], want: 'dir' | 'file
     return (await readdir(dir, { withFileTypes: true })).filter((d) => (want === 'dir' ? d.isDirectory() : !d.isDirectory())).map((d) => d.name).sort()
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code
-    if (code !== 'ENOENT' && code !== 'ENOTDIR') diagnostics.push({ severity: 'warning', path: dir, message: `cannot list folder: ${(e as Error).message}`, agent: AGENT })
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') diagnostics.push({ severity: 'warning', skipped: 1, path: dir, message: `cannot list folder: ${(e as Error).message}`, agent: AGENT })
     return []
   }
 }

@@ -61,7 +61,7 @@ export async function discoverZed(layout: HomeLayout, _ctx: ReadContext): Promis
       })
     }
   } catch (e) {
-    diagnostics.push({ severity: 'warning', path: db, message: `cannot read Zed threads database: ${(e as Error).message}`, agent: 'zed' })
+    diagnostics.push({ severity: 'warning', skipped: 1, path: db, message: `cannot read Zed threads database: ${(e as Error).message}`, agent: 'zed' })
   }
   return { refs, diagnostics }
 }

@@ -103,7 +103,7 @@ export async function discoverSecondary(
         index.close()
       }
     } catch (err) {
-      diagnostics.push({ severity: 'warning', path: paths.search, agent, message: `Could not read the Cline search index (${(err as Error).message}); turns it alone holds are not shown.` })
+      diagnostics.push({ severity: 'warning', skipped: 1, path: paths.search, agent, message: `Could not read the Cline search index (${(err as Error).message}); turns it alone holds are not shown.` })
     }
   }
 
@@ -116,7 +116,7 @@ export async function discoverSecondary(
         else if (!known.has(id)) lostOf(id).hooks = { path: paths.hooks, lines }
       }
     } catch (err) {
-      diagnostics.push({ severity: 'warning', path: paths.hooks, agent, message: `Could not read the Cline hook audit log (${(err as Error).message}); turns it alone holds are not shown.` })
+      diagnostics.push({ severity: 'warning', skipped: 1, path: paths.hooks, agent, message: `Could not read the Cline hook audit log (${(err as Error).message}); turns it alone holds are not shown.` })
     }
   }
 

@@ -1,0 +1,37 @@
+/**
+ * Counts in the CLI's output say "1 session", "2 sessions" (the new-user pass of session 9 found
+ * "1 session(s)", "7 row(s)" and the like): `plural` of src/shared/plural.ts, and `sepia list`'s
+ * first line on a home of one session, then of two.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { plural } from '../src/shared/plural'
+import { runCli } from './helpers/cli-run'
+import { tempDirs } from './helpers/temp'
+
+const temp = tempDirs()
+
+function writeSession(dir: string, id: string): void {
+  const base = { sessionId: id, cwd: '/home/ana/app', version: '2.1.300' }
+  const records = [{ ...base, type: 'user', uuid: `u-${id}`, parentUuid: null, timestamp: '2026-11-01T10:00:00.000Z', message: { role: 'user', content: 'hello' } }]
+  writeFileSync(join(dir, `${id}.jsonl`), records.map((r) => JSON.stringify(r)).join('\n') + '\n')
+}
+
+describe('counts in the singular and plural', () => {
+  it('plural', () => {
+    expect([plural(0, 'session'), plural(1, 'session'), plural(2, 'session'), plural(1, 'match', 'matches'), plural('3+', 'match', 'matches')]).toEqual(['0 sessions', '1 session', '2 sessions', '1 match', '3+ matches'])
+  })
+
+  it('sepia list: "1 session in", then "2 sessions in"', async () => {
+    const home = temp('sepia-plural-')
+    const dir = join(home, '.claude/projects/-home-ana-app')
+    mkdirSync(dir, { recursive: true })
+    writeSession(dir, '7d3c1e52-9a41-4b8e-b0c3-2f6d4a1e8b90')
+    const one = await runCli('list', '--home', home)
+    expect(one.out.split('\n')[0]).toBe(`1 session in ${home}`)
+    writeSession(dir, '8e4d2f63-0b52-4c9f-81d4-3a7e5b2f9ca1')
+    const two = await runCli('list', '--home', home)
+    expect(two.out.split('\n')[0]).toBe(`2 sessions in ${home}`)
+  })
+})

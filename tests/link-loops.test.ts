@@ -1,0 +1,133 @@
+/**
+ * A home with a symbolic link loop (`p/loop -> ..`, `a -> b -> a`) or a folder named like a
+ * session file (`<id>.jsonl/`, `rollout-*.jsonl/`), found by session 9's new-user pass: each gets a
+ * warning naming the path, marked `skipped` and counted by `sepia doctor` as a skipped file, shown by
+ * `sepia list`; the rest of the home loads, and nothing hangs or is listed twice.
+ */
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { AGENTS } from '../src/main/agents/registry'
+import { layoutForHome } from '../src/main/platform'
+import type { HealthReport } from '../src/shared/health'
+import { runCli } from './helpers/cli-run'
+import { tempDirs } from './helpers/temp'
+
+const temp = tempDirs()
+/** Write `records` as a JSONL file. */
+const jsonl = (file: string, records: object[]): void => writeFileSync(file, records.map((r) => JSON.stringify(r)).join('\n') + '\n')
+
+const CC_SID = '7d3c1e52-9a41-4b8e-b0c3-2f6d4a1e8b90'
+const CODEX_ID = '01a22b43-64f5-7001-a0f5-62902c07c581'
+
+async function discover(agentId: string, home: string) {
+  const agent = AGENTS.find((a) => a.id === agentId)!
+  return agent.discover(await layoutForHome({ home }), { now: () => 0 })
+}
+
+/** A Claude Code home with one session, a loop to the projects folder, a two-link loop and a folder named like a transcript. */
+function claudeHome(): { home: string; problems: string[] } {
+  const home = temp('sepia-loop-cc-')
+  const dir = join(home, '.claude/projects/-home-ana-app')
+  mkdirSync(dir, { recursive: true })
+  const base = { sessionId: CC_SID, cwd: '/home/ana/app', version: '2.1.300' }
+  jsonl(join(dir, `${CC_SID}.jsonl`), [
+    { ...base, type: 'user', uuid: 'u1', parentUuid: null, timestamp: '2026-11-01T10:00:00.000Z', message: { role: 'user', content: 'hello' } },
+    { ...base, type: 'assistant', uuid: 'a1', parentUuid: 'u1', timestamp: '2026-11-01T10:00:01.000Z', message: { id: 'm1', role: 'assistant', model: 'claude-sonnet-5', content: [{ type: 'text', text: 'hi' }] } },
+  ])
+  const loop = join(dir, 'loop')
+  symlinkSync('..', loop)
+  const a = join(dir, 'aaaa.jsonl')
+  const b = join(dir, 'bbbb.jsonl')
+  symlinkSync(b, a)
+  symlinkSync(a, b)
+  const folder = join(dir, '33333333-3333-4333-8333-333333333333.jsonl')
+  mkdirSync(folder)
+  const subFolder = join(dir, CC_SID, 'subagents', 'agent-a1b2c3.jsonl')
+  mkdirSync(subFolder, { recursive: true })
+  return { home, problems: [a, b, folder, loop, subFolder] }
+}
+
+describe.skipIf(process.platform === 'win32')('link loops and folders named like session files', () => {
+  it('Claude Code: each is named in a skipped warning; the session still loads', async () => {
+    const { home, problems } = claudeHome()
+    const found = await discover('claude-code', home)
+    expect(found.refs.map((r) => r.sessionId)).toEqual([CC_SID])
+    expect(found.diagnostics.map((d) => d.path).sort()).toEqual([...problems].sort())
+    for (const d of found.diagnostics) {
+      expect(d.message, d.path).toContain(d.path)
+      expect(d.message, d.path).toMatch(/symbolic link loop|a folder that holds it|is a folder, not a session file/)
+      expect(d).toMatchObject({ severity: 'warning', skipped: 1, agent: 'claude-code' })
+    }
+  })
+
+  it('sepia doctor counts them as skipped files; sepia list shows them and lists the session', async () => {
+    const { home, problems } = claudeHome()
+    const r = await runCli('doctor', '--home', home, '--json')
+    expect(r.code).toBe(0)
+    const report = JSON.parse(r.out) as HealthReport
+    const cc = report.homes[0]!.agents.find((a) => a.agent === 'claude-code')!
+    expect(cc.sessions).toBe(1)
+    expect(cc.skippedFiles.map((f) => f.path).sort()).toEqual([...problems].sort())
+    expect(report.totals.skippedFiles).toBe(problems.length)
+    // The text report names each path once, in the reason's own words.
+    const text = await runCli('doctor', '--home', home)
+    for (const p of problems) expect(text.out).toContain(`    file not read: ${p} is `)
+    const l = await runCli('list', '--home', home)
+    expect(l.code).toBe(0)
+    expect(l.out).toContain(CC_SID.slice(0, 8))
+    for (const p of problems) expect(l.err).toContain(p)
+  })
+
+  it('Codex: a link to a folder above is not followed (each rollout listed once), a link loop and a folder named like a rollout are named', async () => {
+    const home = temp('sepia-loop-codex-')
+    const day = join(home, '.codex/sessions/2026/11/30')
+    mkdirSync(day, { recursive: true })
+    const name = `rollout-2026-11-30T07-02-46-${CODEX_ID}.jsonl`
+    jsonl(join(day, name), [
+      { timestamp: '2026-11-30T07:02:46.000Z', type: 'session_meta', payload: { id: CODEX_ID, timestamp: '2026-11-30T07:02:46.000Z', cwd: '/home/ana/app', originator: 'codex_cli_rs', cli_version: '0.171.0' } },
+      { timestamp: '2026-11-30T07:02:47.000Z', type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hello' }] } },
+    ])
+    const up = join(day, 'up')
+    symlinkSync('../..', up)
+    const a = join(day, 'a')
+    const b = join(day, 'b')
+    symlinkSync(b, a)
+    symlinkSync(a, b)
+    const folder = join(day, `rollout-2026-11-30T08-00-00-${'9'.repeat(8)}-1111-4111-8111-111111111111.jsonl`)
+    mkdirSync(folder)
+    const found = await discover('codex', home)
+    expect(found.refs.map((r) => r.files[0])).toEqual([join(day, name)])
+    expect(found.diagnostics.map((d) => d.path).sort()).toEqual([a, b, folder, up].sort())
+    for (const d of found.diagnostics) {
+      expect(d.message, d.path).toContain(d.path)
+      expect(d).toMatchObject({ severity: 'warning', skipped: 1, agent: 'codex' })
+    }
+  })
+
+  it.each([
+    ['gemini', '.gemini/tmp/notes-app/chats/session-2026-11-30T07-08-bff94a84.jsonl'],
+    ['pi', '.pi/agent/sessions/--home-ana-app--/2026-11-30T07-08-00-000Z_0b1c2d3e.jsonl'],
+    ['droid', '.factory/sessions/-home-ana-app/5c6d7e8f-0000-4000-8000-000000000001.jsonl'],
+    ['qwen-code', '.qwen/projects/-home-ana-app/chats/5c6d7e8f-0000-4000-8000-000000000002.jsonl'],
+  ])('%s: a folder named like a session file (%s) is named in a skipped warning', async (agent, rel) => {
+    const home = temp(`sepia-folder-${agent}-`)
+    const folder = join(home, rel)
+    mkdirSync(folder, { recursive: true })
+    const found = await discover(agent, home)
+    expect(found.refs).toEqual([])
+    expect(found.diagnostics).toEqual([expect.objectContaining({ severity: 'warning', skipped: 1, path: folder, message: expect.stringMatching(/is a folder/) })])
+  })
+
+  it('a session file that is a link loop is named by statSessionFile (Pi)', async () => {
+    const home = temp('sepia-loop-pi-')
+    const dir = join(home, '.pi/agent/sessions/--home-ana-app--')
+    mkdirSync(dir, { recursive: true })
+    const a = join(dir, '2026-11-30T07-08-00-000Z_aaaa.jsonl')
+    const b = join(dir, '2026-11-30T07-08-00-000Z_bbbb.jsonl')
+    symlinkSync(b, a)
+    symlinkSync(a, b)
+    const found = await discover('pi', home)
+    expect(found.diagnostics.map((d) => [d.path, d.skipped, /symbolic link loop/.test(d.message)])).toEqual([[a, 1, true], [b, 1, true]])
+  })
+})

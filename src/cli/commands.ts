@@ -81,11 +81,12 @@ export async function runCommand(command: string | undefined, rest: string[], va
         const only = values.agent
         if (only !== undefined && !isAgentId(only)) throw unknownAgentError(only, AGENT_IDS, AGENTS, 'reads')
         if (values.json) {
-          // The stored masked summaries as they are (issue 15: parsing, masking and printing 10k
-          // summary objects was most of a warm `sepia list --json`); src/main/library.ts `listJson`.
+          // The stored masked summaries as they are, their UTF-8 bytes never decoded (issue 15:
+          // parsing, masking and printing 10k summary objects was most of a warm `sepia list
+          // --json`, then decoding and encoding their 8 MB); src/main/library.ts `listJson`.
           await api.ready()
           const l = await api.library.listJson()
-          const sessions = only === undefined ? l.sessions : l.sessions.filter((j) => (JSON.parse(j) as { agent?: string }).agent === only)
+          const sessions = only === undefined ? l.sessions : l.sessions.filter((j) => (JSON.parse(j.toString('utf8')) as { agent?: string }).agent === only)
           out.write(formatListJson(l.homes, sessions, l.diagnostics))
           return 0
         }
@@ -200,13 +201,25 @@ const WRITING_COMMANDS: ReadonlySet<string> = new Set(['convert', 'restore', 'un
 
 /**
  * `sepia list --json`: `{"homes": [...], "sessions": [...], "diagnostics": [...]}`, homes and
- * diagnostics indented by 2, each session (the JSON text of its summary) on one line.
+ * diagnostics indented by 2, each session (the JSON of its summary, UTF-8 bytes) on one line. One
+ * buffer, the sessions' bytes copied into it as they are (the same bytes as the text of each,
+ * encoded, would give).
  */
-export function formatListJson(homes: readonly HomeInfo[], sessions: readonly string[], diagnostics: readonly Diagnostic[]): string {
+export function formatListJson(homes: readonly HomeInfo[], sessions: readonly Uint8Array[], diagnostics: readonly Diagnostic[]): Buffer {
   const indent = (v: unknown): string => JSON.stringify(v, null, 2).replace(/\n/g, '\n  ')
-  const list = sessions.length === 0 ? '[]' : `[\n    ${sessions.join(',\n    ')}\n  ]`
-  return `{\n  "homes": ${indent(homes)},\n  "sessions": ${list},\n  "diagnostics": ${indent(diagnostics)}\n}\n`
+  const head = Buffer.from(`{\n  "homes": ${indent(homes)},\n  "sessions": ${sessions.length === 0 ? '[]' : '[\n    '}`, 'utf8')
+  const tail = Buffer.from(`${sessions.length === 0 ? '' : '\n  ]'},\n  "diagnostics": ${indent(diagnostics)}\n}\n`, 'utf8')
+  const parts: Uint8Array[] = [head]
+  for (let i = 0; i < sessions.length; i++) {
+    if (i > 0) parts.push(SESSION_SEPARATOR)
+    parts.push(sessions[i]!)
+  }
+  parts.push(tail)
+  return Buffer.concat(parts)
 }
+
+/** Between two sessions of {@link formatListJson}. */
+const SESSION_SEPARATOR = Buffer.from(',\n    ', 'utf8')
 
 /** The `sepia list` text: sessions by agent and project; sessions the agent hides (Devin `hidden = 1`) only with `--all`. */
 function formatList(all: SessionSummary[], homes: string[], showHidden: boolean, unread: readonly string[] = []): string {

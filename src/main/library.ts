@@ -23,7 +23,7 @@ import { applyLinks } from './catalog/link'
 import { DEFAULT_PAGE, findIn, pageOf, wholeNode } from './catalog/page'
 import { Refresher, type OpenHome, type RefresherOptions, type RefreshOptions, type RefreshResult } from './catalog/refresh'
 import { openCatalog } from './catalog/schema'
-import { CatalogStore, stampOf, type CatalogSession } from './catalog/store'
+import { CatalogStore, stampOf, type CatalogSession, type ListRow } from './catalog/store'
 import { LiveWatcher, watchRoots } from './live/watch'
 import { rebasePaths, type Archive } from './archive/archive'
 import { archiveHook } from './archive/hook'
@@ -70,6 +70,9 @@ const HEAD_MIN_SIZE = 16 << 20
 const HEAD_BYTES = 4 << 20
 
 /** Lists sessions from the catalog and reads them from the stores. */
+/** What {@link LibraryService} `listEntries` returns: the list's entries (JSON as `M`) and the recorded extras. */
+type ListEntries<M extends string | Buffer> = { entries: { json: M; summary?: SessionSummary }[]; recorded: { diagnostics: Diagnostic[]; credentialFiles: CredentialFile[] } }
+
 export class LibraryService {
   readonly db: Database.Database
   readonly store: CatalogStore
@@ -227,7 +230,7 @@ export class LibraryService {
       if (was?.running !== status.running || was?.phase !== status.phase) this.built = { key, library: { ...this.built.library, index: status } }
       return this.built.library
     }
-    const { entries, recorded } = this.listEntries()
+    const { entries, recorded } = this.listEntries('text')
     const sessions = entries.map((e) => markMasked(e.summary ?? (JSON.parse(e.json) as SessionSummary)))
     const counts = new Map<string, number>()
     for (const s of sessions) counts.set(s.agent, (counts.get(s.agent) ?? 0) + 1)
@@ -247,11 +250,15 @@ export class LibraryService {
    * rows' recorded diagnostics and credential files. Summaries are masked once and kept in the
    * catalog (catalog/summary-mask.ts), so the API's masking gate passes them through instead of
    * masking 10k summaries per list; a row masked now is stored (skipped when the catalog is busy).
+   * `as: 'bytes'`: each JSON text is its UTF-8 bytes (a stored one as SQLite holds it, one masked
+   * now encoded), for {@link listJson}.
    */
-  private listEntries(): { entries: { json: string; summary?: SessionSummary }[]; recorded: { diagnostics: Diagnostic[]; credentialFiles: CredentialFile[] } } {
+  private listEntries(as: 'bytes'): ListEntries<Buffer>
+  private listEntries(as: 'text'): ListEntries<string>
+  private listEntries(as: 'text' | 'bytes'): ListEntries<string | Buffer> {
     const homes = this.homePaths
     const masker = maskerKey()
-    const rows = this.store.listForList(homes, masker)
+    const rows: ListRow[] = as === 'bytes' ? this.store.listForList(homes, masker, 'bytes') : this.store.listForList(homes, masker, 'text')
     const order = new Map(homes.map((h, i) => [h, i]))
     rows.sort((a, b) => order.get(a.home)! - order.get(b.home)!)
     // Read with the rows (one pass over the table, not three).
@@ -259,7 +266,7 @@ export class LibraryService {
     const credentialFiles: CredentialFile[] = []
     const toSave: { sid: number; gen: number; json: string }[] = []
     const seen = new Set<string>()
-    const entries: { json: string; summary?: SessionSummary; at: number }[] = []
+    const entries: { json: string | Buffer; summary?: SessionSummary; at: number }[] = []
     for (const r of rows) {
       if (r.diagnostics) diagnostics.push(...parseList<Diagnostic>(r.diagnostics))
       if (r.credentials) credentialFiles.push(...parseList<CredentialFile>(r.credentials))
@@ -271,7 +278,7 @@ export class LibraryService {
         const summary = maskValue(r.row!.summary).value
         const json = JSON.stringify(summary)
         toSave.push({ sid: r.sid, gen: r.gen, json })
-        entries.push({ json, summary, at: r.sortAt })
+        entries.push({ json: as === 'bytes' ? Buffer.from(json, 'utf8') : json, summary, at: r.sortAt })
       }
     }
     this.store.saveListMasked(toSave, masker)
@@ -282,12 +289,13 @@ export class LibraryService {
 
   /**
    * `sepia list --json` without building 10k summary objects: what {@link load} does to the
-   * catalog, then the homes, the sessions (each the JSON text of its masked summary, newest
-   * first, as `load().sessions` lists them) and the diagnostics (masked), ready to print.
+   * catalog, then the homes, the sessions (each the JSON of its masked summary as UTF-8 bytes,
+   * newest first, as `load().sessions` lists them: the stored ones are never decoded, the CLI
+   * writes them as they are) and the diagnostics (masked), ready to print.
    */
-  async listJson(): Promise<{ homes: HomeInfo[]; sessions: string[]; diagnostics: Diagnostic[] }> {
+  async listJson(): Promise<{ homes: HomeInfo[]; sessions: Buffer[]; diagnostics: Diagnostic[] }> {
     await this.prepare()
-    const { entries, recorded } = this.listEntries()
+    const { entries, recorded } = this.listEntries('bytes')
     const homes: HomeInfo[] = this.homes.map((h) => ({ path: h.layout.home, os: h.layout.os, isDemo: h.isDemo }))
     const diagnostics = [...this.homePaths.flatMap((h) => this.refresher.problems.get(h) ?? []), ...recorded.diagnostics]
     return { homes: maskValue(homes).value, sessions: entries.map((e) => e.json), diagnostics: maskValue(diagnostics).value }

@@ -247,7 +247,10 @@ export class PathPolicy {
 /**
  * Wrap each agent so discovery drops refs whose files resolve, through a symbolic link, outside
  * the home's folders ({@link layoutRoots}); each dropped ref becomes a warning diagnostic naming
- * the link and its target. Reading and linking are unchanged.
+ * the link and its target. Reading and linking are unchanged. The roots' real paths are resolved
+ * the first time a file is not lexically inside a root (issue 15: resolving ~15 roots, most of
+ * them missing, for each of the ~20 agents with no store in a home was ~20 ms of every warm
+ * command's discovery, for refs that were never there).
  */
 export function guardAgents(agents: readonly AgentDefinition[]): AgentDefinition[] {
   return agents.map((agent) => ({
@@ -255,7 +258,7 @@ export function guardAgents(agents: readonly AgentDefinition[]): AgentDefinition
     async discover(layout, ctx) {
       const found = await agent.discover(layout, ctx)
       const roots = layoutRoots(layout)
-      const realRoots = await Promise.all(roots.map(realPathOf))
+      let realRoots: Promise<string[]> | undefined
       const dirs = new Map<string, Promise<string>>()
       const leaves = async (file: string): Promise<string | undefined> => {
         const dir = dirname(file)
@@ -267,7 +270,7 @@ export function guardAgents(agents: readonly AgentDefinition[]): AgentDefinition
         } catch {
           return undefined // missing: the reader reports it
         }
-        const inside = roots.some((r) => isInside(r, real)) || realRoots.some((r) => isInside(r, real))
+        const inside = roots.some((r) => isInside(r, real)) || (await (realRoots ??= Promise.all(roots.map(realPathOf)))).some((r) => isInside(r, real))
         return inside ? undefined : real
       }
       const refs: StoreRef[] = []

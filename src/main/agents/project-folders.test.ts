@@ -38,7 +38,8 @@ describe('project-folder discovery', () => {
       const alone = await agent.discover(layout, { now: () => 0 })
       const dirs = (refs: typeof alone.refs) => new Set(refs.map((r) => r.files[0]!.replace(/[/\\](\.aider\.chat\.history\.md|\.crush[/\\]crush\.db)$/, '')))
       expect([...dirs(alone.refs)], agent.id).toEqual([shallow])
-      const known = await agent.discover(layout, { now: () => 0, projectFolders: () => [outside, deep, hidden, bulk, join(home, 'missing')] })
+      // A known "folder" that is a file (each marker's stat fails with ENOTDIR) is no project, and no failure.
+      const known = await agent.discover(layout, { now: () => 0, projectFolders: () => [outside, deep, hidden, bulk, join(home, 'missing'), join(shallow, '.aider.chat.history.md')] })
       expect([...dirs(known.refs)].sort(), agent.id).toEqual([outside, deep, hidden, bulk, shallow].sort())
     }
   })

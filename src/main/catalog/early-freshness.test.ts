@@ -8,11 +8,13 @@ import Database from 'better-sqlite3'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { Worker } from 'node:worker_threads'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { searchCatalog } from '../search/search'
-import { coreFreeFor, EARLY_CATALOG_FILE, earlyFreshnessReport, runnableNow, resetEarlyFreshness, startEarlyCheck, startEarlyFreshness, whenEarlyDone } from './early-freshness'
+import { coreFreeFor, EARLY_CATALOG_FILE, EARLY_SLOTS, type EarlyMessage, earlyFreshnessReport, runnableNow, resetEarlyFreshness, startEarlyCheck, startEarlyFreshness, whenEarlyDone } from './early-freshness'
 import { snapshotKey, type FreshnessSnapshot } from './freshness'
 import { CATALOG_FILE } from './schema'
+import { sourceWorkerCode } from '../util/worker-entry'
 import { appendUserLine as appendFixtureLine, copyFreshHome, FRESH_SESSION, listFresh, openFresh } from '../../../tests/helpers/fresh-home'
 
 const SESSION = FRESH_SESSION
@@ -158,5 +160,28 @@ describe('early freshness check', () => {
     const second = await list()
     expect(second.discoveries.size).toBe(0)
     expect(earlyFreshnessReport().used.length).toBe(2)
+  }, 60_000)
+
+  it('the worker posts every snapshot before it checks any, so the refresh can help with any of them at once', async () => {
+    await list()
+    const shared = new SharedArrayBuffer(EARLY_SLOTS * 3 * 4)
+    const worker = new Worker(sourceWorkerCode(new URL('./early-freshness.ts', import.meta.url).href, './early-freshness-worker.ts'), { eval: true, workerData: { dbPath, homes: [home], shared } })
+    const messages: EarlyMessage[] = []
+    await new Promise<void>((done, fail) => {
+      worker.on('message', (m: EarlyMessage) => {
+        messages.push(m)
+        if (m.type === 'done' || m.type === 'failed') done()
+      })
+      worker.on('error', fail)
+    })
+    await worker.terminate()
+    const types = messages.map((m) => (m.type === 'snapshot' || m.type === 'checked' ? `${m.type}:${m.key}` : m.type))
+    expect(types.filter((t) => t.startsWith('snapshot:')).sort()).toEqual([`snapshot:${keys().claude}`, `snapshot:${keys().cline}`].sort())
+    expect(types.filter((t) => t.startsWith('checked:')).sort()).toEqual([`checked:${keys().claude}`, `checked:${keys().cline}`].sort())
+    expect(types.findIndex((t) => t.startsWith('checked:'))).toBeGreaterThan(types.map((t) => t.startsWith('snapshot:')).lastIndexOf(true))
+    expect(types.at(-1)).toBe('done')
+    // Each slot was checked whole and found unchanged.
+    const counts = new Int32Array(shared)
+    for (const m of messages) if (m.type === 'snapshot') expect([counts[m.slot * 3 + 1], counts[m.slot * 3 + 2]]).toEqual([m.count, 0])
   }, 60_000)
 })

@@ -225,8 +225,16 @@ export class Refresher {
       const problems: Diagnostic[] = []
       this.problems.set(home.layout.home, problems)
       const covered = this.options.archive?.covers(home) === true
-      // Project-folder stores (Aider, Crush) are looked for in the projects other sessions name.
-      const discoverCtx: ReadContext = { ...this.ctx, projectFolders: (h) => projectsAtStart.get(h) ?? this.store.projectsOf(h) }
+      // Project-folder stores (Aider, Crush) are looked for in the projects other sessions name,
+      // read once per home and refresh (both agents ask; no row is written before every discovery ends).
+      const discoverCtx: ReadContext = {
+        ...this.ctx,
+        projectFolders: (h) => {
+          let projects = projectsAtStart.get(h)
+          if (!projects) projectsAtStart.set(h, (projects = this.store.projectsOf(h)))
+          return projects
+        },
+      }
       // What each agent adds, kept apart and joined in the agents' order below, whatever order they are visited in.
       interface Found {
         problems: Diagnostic[]

@@ -127,16 +127,17 @@ const SESSION_COLUMNS = 'sid, home, agent, session_id, ref, summary, node_count,
 
 /**
  * A row of {@link CatalogStore.listForList}: `masked` (the stored JSON of the summary as the list
- * sends it, `summary-mask.ts`) when it is valid for the row's version and the masking code, else
- * `row` (the summary as read, links applied) for the caller to mask.
+ * sends it, `summary-mask.ts`: a string, or its UTF-8 bytes as stored when the list asked for
+ * bytes) when it is valid for the row's version and the masking code, else `row` (the summary as
+ * read, links applied) for the caller to mask.
  */
-export interface ListRow {
+export interface ListRow<M extends string | Buffer = string | Buffer> {
   sid: number
   gen: number
   home: string
   agent: AgentId
   sessionId: string
-  masked?: string
+  masked?: M
   row?: CatalogSession
   /** `last_activity_at`, else `created_at`, else 0 (ms since epoch): the list's order. */
   sortAt: number
@@ -348,17 +349,22 @@ export class CatalogStore {
   /**
    * Every session under `homes` for the list, in `sessions_list` order (home, then sid): the
    * stored masked summary (`list_cache`) where its key is `<gen>:<maskerKey>`, else the row. The
-   * keys come from the covering index `sessions_list`, diagnostics and credential files from the
-   * partial index `sessions_extras`, so the wide rows are read only for rows to mask (issue 15:
-   * walking 10k wide rows was the largest part of a warm list). See `summary-mask.ts`.
+   * keys come from the covering index `sessions_list` (joined to `list_cache` by its primary key,
+   * the key compared in SQL), diagnostics and credential files from the partial index
+   * `sessions_extras`, so the wide rows are read only for rows to mask (issue 15: walking 10k
+   * wide rows was the largest part of a warm list). With `as: 'bytes'` a stored summary is its
+   * UTF-8 bytes as SQLite holds them (a `Buffer`; `sepia list --json` writes them as they are:
+   * decoding and encoding 8 MB of summaries again was ~80 ms of a warm list), else a string. See
+   * `summary-mask.ts`.
    */
-  listForList(homes: readonly string[], maskerKey: string): ListRow[] {
+  listForList(homes: readonly string[], maskerKey: string, as: 'bytes'): ListRow<Buffer>[]
+  listForList(homes: readonly string[], maskerKey: string, as?: 'text'): ListRow<string>[]
+  listForList(homes: readonly string[], maskerKey: string, as: 'text' | 'bytes' = 'text'): ListRow[] {
     if (homes.length === 0) return []
+    const json = as === 'bytes' ? 'CAST(c.json AS BLOB)' : 'c.json'
     const keys = this.st(
-      `SELECT sid, gen, home, agent, session_id, COALESCE(last_activity_at, created_at, 0) AS sort_at FROM sessions INDEXED BY sessions_list WHERE home IN ${inList(homes.length)}`,
-    ).all(...homes) as { sid: number; gen: number; home: string; agent: string; session_id: string; sort_at: number }[]
-    const cache = new Map<number, { key: string; json: string }>()
-    for (const c of this.st('SELECT sid, key, json FROM list_cache').all() as { sid: number; key: string; json: string }[]) cache.set(c.sid, c)
+      `SELECT s.sid AS sid, s.gen AS gen, s.home AS home, s.agent AS agent, s.session_id AS session_id, COALESCE(s.last_activity_at, s.created_at, 0) AS sort_at, ${json} AS masked FROM sessions s INDEXED BY sessions_list LEFT JOIN list_cache c ON c.sid = s.sid AND c.key = s.gen || ':' || ? WHERE s.home IN ${inList(homes.length)}`,
+    ).all(maskerKey, ...homes) as { sid: number; gen: number; home: string; agent: string; session_id: string; sort_at: number; masked: string | Buffer | null }[]
     const extras = new Map<number, { diagnostics: string | null; credentials: string | null }>()
     const withExtras = this.st(
       `SELECT sid, diagnostics, credentials FROM sessions INDEXED BY sessions_extras WHERE home IN ${inList(homes.length)} AND (diagnostics IS NOT NULL OR credentials IS NOT NULL)`,
@@ -368,8 +374,7 @@ export class CatalogStore {
     const out: ListRow[] = []
     for (const k of keys) {
       const row: ListRow = { sid: k.sid, gen: k.gen, home: k.home, agent: k.agent as AgentId, sessionId: k.session_id, sortAt: k.sort_at }
-      const c = cache.get(k.sid)
-      if (c && c.key === `${k.gen}:${maskerKey}`) row.masked = c.json
+      if (k.masked !== null) row.masked = k.masked
       else {
         const r = one.get(k.sid) as SessionRowDb | undefined
         if (!r) continue // removed meanwhile (another connection)

@@ -119,7 +119,7 @@ describe('sepia search / usage', () => {
     expect(r.hits.every((h) => h.agent === 'claude-code')).toBe(true)
     const text = await cli('search', 'capital', 'France', '--home', home, '--since', '2026-01-01')
     expect(text.code).toBe(0)
-    expect(text.out).toMatch(/match\(es\) for "capital France"/)
+    expect(text.out).toMatch(/4 matches for "capital France"/)
     expect(text.out).toContain('[capital]')
     expect((await cli('search', '--home', home)).code).toBe(1)
     expect((await cli('search', 'x', '--agent', 'nobody', '--home', home)).code).toBe(1)

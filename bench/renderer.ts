@@ -108,7 +108,8 @@ const PAGE_FRAMES_STOP = `(() => {
   return { frames: scroll.map((f) => f[0]), slow: scroll.filter((f) => f[0] >= 50).map((f) => Math.round(f[0]) + ' ms at ' + f[1]), sampling: all.filter((f) => f[1] === 'sample').map((f) => f[0]), long: window.__long }
 })()`
 /** In the page: the next frames are the bench's sampling (counting elements, reading the heap), not scrolling. */
-const PAGE_PHASE = (phase: string): string => `window.__phase = '${phase}'`
+/** In the page: the next frames belong to `phase`; also a `TimeStamp` event in the trace (`console.timeStamp`), which `bench/trace-tasks.ts` prints beside each long task. */
+const PAGE_PHASE = (phase: string): string => `window.__phase = '${phase}'; console.timeStamp('phase ${phase}')`
 
 function pct(values: number[], p: number): number {
   const s = [...values].sort((a, b) => a - b)

@@ -7,7 +7,8 @@
  * `Layout`, `Paint`, `PrePaint`, GC, ...), then the totals over those tasks. Durations are the
  * events' `dur` (wall µs, trace clock), self time of each kind (its children's time taken out);
  * `cpu` is the task's `tdur` (thread time): on a loaded machine a task's wall time is mostly
- * waiting for a core.
+ * waiting for a core. With the bench's phase marks in the trace (`TimeStamp` events), each task is
+ * prefixed by the phase it started in (`[wheel 1]`: the wheel steps after the first jump).
  */
 import { readFileSync } from 'node:fs'
 
@@ -20,7 +21,7 @@ interface TraceEvent {
   tdur?: number
   pid: number
   tid: number
-  args?: { name?: string; data?: { url?: string; functionName?: string } }
+  args?: { name?: string; data?: { url?: string; functionName?: string; message?: string } }
 }
 
 const file = process.argv[2]
@@ -51,6 +52,20 @@ function breakdown(inside: TraceEvent[]): Map<string, number> {
   return self
 }
 
+/** The bench's phase marks (`console.timeStamp('phase jump 3')` in bench/renderer.ts), by time. */
+const phases = events
+  .filter((e) => e.name === 'TimeStamp' && typeof e.args?.data?.message === 'string' && e.args.data.message.startsWith('phase '))
+  .map((e) => ({ ts: e.ts, name: e.args!.data!.message!.slice(6) }))
+  .sort((a, b) => a.ts - b.ts)
+function phaseAt(ts: number): string {
+  let name = ''
+  for (const p of phases) {
+    if (p.ts > ts) break
+    name = p.name
+  }
+  return name
+}
+
 const tasks = onMain.filter((e) => e.name === 'RunTask' || e.name === 'ThreadControllerImpl::RunTask')
 const long = tasks.filter((t) => t.dur! >= minMs * 1000)
 const totals = new Map<string, number>()
@@ -64,7 +79,8 @@ for (const t of long) {
   for (const [k, v] of b) totals.set(k, (totals.get(k) ?? 0) + v)
   const top = [...b].filter(([k]) => k !== t.name).sort((x, y) => y[1] - x[1]).slice(0, 6)
   cpu += t.tdur ?? 0
-  process.stdout.write(`${(t.dur! / 1000).toFixed(0).padStart(5)} ms (cpu ${t.tdur === undefined ? '?' : (t.tdur / 1000).toFixed(0)})  ${top.map(([k, v]) => `${k} ${(v / 1000).toFixed(0)}`).join(', ')}\n`)
+  const at = phases.length ? `[${phaseAt(t.ts)}] `.padEnd(11) : ''
+  process.stdout.write(`${(t.dur! / 1000).toFixed(0).padStart(5)} ms (cpu ${t.tdur === undefined ? '?' : (t.tdur / 1000).toFixed(0)})  ${at}${top.map(([k, v]) => `${k} ${(v / 1000).toFixed(0)}`).join(', ')}\n`)
 }
 const all = tasks.reduce((n, t) => n + t.dur!, 0)
 const allCpu = tasks.reduce((n, t) => n + (t.tdur ?? 0), 0)

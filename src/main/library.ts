@@ -82,6 +82,8 @@ export class LibraryService {
   private backgroundKey = ''
   private readonly sessions: { key: string; stamp: string; session: Session }[] = []
   private readonly reading = new Map<string, Promise<Session>>()
+  /** Head reads (`readHead`) by session and stamp, kept while the whole session is read (`getSessionPage`). */
+  private readonly heads = new Map<string, Promise<Session | undefined>>()
   private readonly freshFor = new Set<string>()
   private live: LiveWatcher | undefined
   private liveQueued = false
@@ -433,9 +435,22 @@ export class LibraryService {
     const cached = this.sessions.some((s) => s.key === sessionKey(agent, id) && s.stamp === this.stampOf(row))
     const end = (options?.offset ?? 0) + (options?.limit ?? DEFAULT_PAGE)
     if (!cached && options?.nodeId === undefined && row.ref.size >= HEAD_MIN_SIZE && row.ref.files[0]?.endsWith('.jsonl') && end <= row.nodeCount) {
-      const head = await this.readHead(row)
+      // One head read for the pages asked for while the whole session is read: each read copies
+      // and parses the file's first 4 MB, 0.3-3.6 s a page beside the whole read of a 200 MB
+      // session on a loaded machine (bench/renderer.ts traces; issue 15).
+      const flight = `${sessionKey(agent, id)}\u0000${this.stampOf(row)}`
+      let heading = this.heads.get(flight)
+      if (!heading) {
+        // Then the whole session, for the next pages; the head is dropped once that is there.
+        heading = this.readHead(row).finally(() => {
+          void this.readSession(agent, id)
+            .catch(() => undefined)
+            .finally(() => this.heads.delete(flight))
+        })
+        this.heads.set(flight, heading)
+      }
+      const head = await heading
       if (head && head.nodes.length >= end) {
-        void this.readSession(agent, id).catch(() => undefined) // the whole session, for the next pages
         return { ...pageOf(maskSession(head), options), totalNodes: row.nodeCount, partial: true }
       }
     }

@@ -222,7 +222,11 @@ describe('catalog', () => {
     expect(head.totalNodes).toBe(9000)
     expect(head.nodes.map((n) => n.content.split(' ', 2).join(' '))).toEqual(Array.from({ length: 50 }, (_, i) => `line ${i}`))
     expect(head.session.source.files).toEqual([join(dir, `${id}.jsonl`)])
+    // Pages asked for while the whole session is read come from the same head read.
+    const [second, third] = await Promise.all([lib.getSessionPage('claude-code', id, { offset: 50, limit: 50 }), lib.getSessionPage('claude-code', id, { limit: 50 })])
+    expect(third.nodes.map((n) => n.nodeId)).toEqual(head.nodes.map((n) => n.nodeId))
     const whole = await lib.getSession('claude-code', id, { reveal: true })
+    expect(second.nodes.map((n) => n.nodeId)).toEqual(whole.nodes.slice(50, 100).map((n) => n.nodeId))
     expect(head.nodes.map((n) => n.nodeId)).toEqual(whole.nodes.slice(0, 50).map((n) => n.nodeId))
     const again = await lib.getSessionPage('claude-code', id, { offset: 8990, limit: 50 })
     expect(again.partial).toBeUndefined()

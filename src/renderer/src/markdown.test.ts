@@ -22,3 +22,36 @@ describe('renderMarkdown', () => {
     expect(renderMarkdown('key sk-ant-' + 'b'.repeat(30))).not.toContain('b'.repeat(30))
   })
 })
+
+describe('renderMarkdown cache', () => {
+  it('gives the same HTML again, and follows the reveal state', async () => {
+    const { secretsRevealed } = await import('./secrets')
+    const text = 'token sk-ant-' + 'c'.repeat(30) + ' and **bold**'
+    const masked = renderMarkdown(text)
+    expect(masked).not.toContain('c'.repeat(30))
+    expect(renderMarkdown(text)).toBe(masked)
+    secretsRevealed.value = true
+    try {
+      expect(renderMarkdown(text)).toContain('c'.repeat(30))
+    } finally {
+      secretsRevealed.value = false
+    }
+    expect(renderMarkdown(text)).toBe(masked)
+  })
+
+  it('a computed over it follows the reveal state', async () => {
+    const { computed } = await import('vue')
+    const { secretsRevealed } = await import('./secrets')
+    const text = 'key sk-ant-' + 'd'.repeat(30)
+    renderMarkdown(text)
+    const html = computed(() => renderMarkdown(text))
+    expect(html.value).not.toContain('d'.repeat(30))
+    secretsRevealed.value = true
+    try {
+      expect(html.value).toContain('d'.repeat(30))
+    } finally {
+      secretsRevealed.value = false
+    }
+    expect(html.value).not.toContain('d'.repeat(30))
+  })
+})

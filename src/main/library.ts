@@ -69,10 +69,10 @@ const MAX_CACHED_SESSIONS = 2
 const HEAD_MIN_SIZE = 16 << 20
 const HEAD_BYTES = 4 << 20
 
-/** Lists sessions from the catalog and reads them from the stores. */
 /** What {@link LibraryService} `listEntries` returns: the list's entries (JSON as `M`) and the recorded extras. */
 type ListEntries<M extends string | Buffer> = { entries: { json: M; summary?: SessionSummary }[]; recorded: { diagnostics: Diagnostic[]; credentialFiles: CredentialFile[] } }
 
+/** Lists sessions from the catalog and reads them from the stores. */
 export class LibraryService {
   readonly db: Database.Database
   readonly store: CatalogStore

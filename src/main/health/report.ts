@@ -15,6 +15,7 @@ import type { AgentHealth, HealthReport, HomeHealth, PartialSession, SkippedFile
 import type { AgentDefinition, ReadContext } from '../agents/types'
 import { countPairedToolCalls, isSkippedRecord } from '../ir/build'
 import type { HomeLayout } from '../platform'
+import { isSkipped } from '../../shared/ir'
 import { type Census, censusOf, isKnownType } from './census'
 import { findUnreadStores } from './unread'
 
@@ -25,7 +26,7 @@ const MAX_LISTED = 200
  * (`Diagnostic.skipped`, set where the warning is made), whatever its words.
  */
 export function isUnreadFile(d: { severity: string; skipped?: number }): boolean {
-  return d.severity === 'warning' && (d.skipped ?? 0) > 0
+  return d.severity === 'warning' && isSkipped(d)
 }
 
 /** Health of one agent under one home. */

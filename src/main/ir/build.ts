@@ -3,7 +3,7 @@
  * Readers build nodes in file order, then call {@link finishSession}.
  */
 import type { AgentId, Diagnostic, MessageNode, Session, SessionSummary, ToolCall, Usage } from '../../shared/ir'
-import { IR_VERSION } from '../../shared/ir'
+import { IR_VERSION, isSkipped } from '../../shared/ir'
 import { cutOutsideSecrets, maskText } from '../secrets/mask'
 
 /** A new, empty session with the required fields set. */
@@ -71,7 +71,7 @@ export function jsonLineObject(session: Session, path: string, raw: string, line
  * content lost though the diagnostic may be only a `warning`.
  */
 export function isSkippedRecord(d: Diagnostic): boolean {
-  return (d.skipped ?? 0) > 0
+  return isSkipped(d)
 }
 
 /**

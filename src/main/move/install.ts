@@ -337,7 +337,7 @@ function codexRows(
       row.cwd = typeof src.cwd === 'string' ? remapPath(src.cwd, from, to) : to
       row.rollout_path = rollout
     } else {
-      row = codexThreadRow({ id: mapIds(id), rolloutPath: rollout, now, modelProvider: configuredModelProvider(codexHome) ?? 'openai', cwd: to, title: '', preview: '', tokensUsed: 0 })
+      row = codexThreadRow({ id: mapIds(id), rolloutPath: rollout, createdAt: now, modelProvider: configuredModelProvider(codexHome) ?? 'openai', cwd: to, title: '', preview: '', tokensUsed: 0 })
     }
     rows.push(row)
   }

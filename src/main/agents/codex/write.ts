@@ -110,8 +110,8 @@ export interface ThreadRowInput {
   /** Absolute path of the rollout. */
   rolloutPath: string
   /** ms since epoch: the thread's start (the row's created time). */
-  now: number
-  /** ms since epoch: the thread's last activity (updated and recency times); `now` when absent. */
+  createdAt: number
+  /** ms since epoch: the thread's last activity (updated and recency times); `createdAt` when absent. */
   updatedAt?: number
   /** The thread's model (its first `turn_context`), or null. */
   model?: string
@@ -130,15 +130,15 @@ export interface ThreadRowInput {
  * default sandbox policy and approval mode, `model` from the rollout's `turn_context` (null without one).
  */
 export function codexThreadRow(t: ThreadRowInput): Record<string, unknown> {
-  const sec = Math.floor(t.now / 1000)
-  const updated = Math.max(t.now, t.updatedAt ?? t.now)
+  const sec = Math.floor(t.createdAt / 1000)
+  const updated = Math.max(t.createdAt, t.updatedAt ?? t.createdAt)
   const updatedSec = Math.floor(updated / 1000)
   return {
     id: t.id,
     rollout_path: t.rolloutPath,
     created_at: sec,
     updated_at: updatedSec,
-    created_at_ms: t.now,
+    created_at_ms: t.createdAt,
     updated_at_ms: updated,
     recency_at: updatedSec,
     recency_at_ms: updated,
@@ -193,7 +193,7 @@ export async function writeCodexSession(session: Session, options: WriteOptions)
     await tx.stage(rollout, rolloutLines(session, head, stats))
     await tx.commit()
     if (indexed) {
-      const row = codexThreadRow({ id, rolloutPath: rollout, now: started, updatedAt: lastActivity, ...(stats.model !== undefined ? { model: stats.model } : {}), modelProvider: modelProvider ?? 'openai', cwd, title: session.title ?? stats.firstUserText ?? '', preview: stats.firstUserText ?? '', tokensUsed: stats.tokensUsed, ...(session.git ? { git: session.git } : {}) })
+      const row = codexThreadRow({ id, rolloutPath: rollout, createdAt: started, updatedAt: lastActivity, ...(stats.model !== undefined ? { model: stats.model } : {}), modelProvider: modelProvider ?? 'openai', cwd, title: session.title ?? stats.firstUserText ?? '', preview: stats.firstUserText ?? '', tokensUsed: stats.tokensUsed, ...(session.git ? { git: session.git } : {}) })
       const added = await addRowWithBackup({ dbPath, schema: [], table: 'threads', row, now, ...(options.fault ? { fault: options.fault } : {}) })
       if (added.backup) output.backups.push(added.backup)
     }

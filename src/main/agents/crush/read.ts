@@ -54,11 +54,6 @@ function jsonOr(text: string | undefined): unknown {
 }
 
 /**
- * Read the session `ref` names. Rejects with `READ_FAILED` when the database cannot be opened or
- * no longer holds the session; bad rows become diagnostics.
- */
-
-/**
  * An error finish's text with the provider's own words first, since views show an event's first
  * line: Crush stores `message: "API Error"` and `details: 'POST "<url>": 400 Bad Request {json}'`
  * (public-real dbos-api-error), so the first line becomes `400 Bad Request: Your organization must
@@ -81,6 +76,10 @@ function errorLine(message: string | undefined, details: string | undefined): st
   return [`${status ? `${status}: ` : ''}${said.trim()}`, message, details].filter((x) => x).join('\n')
 }
 
+/**
+ * Read the session `ref` names. Rejects with `READ_FAILED` when the database cannot be opened or
+ * no longer holds the session; bad rows become diagnostics.
+ */
 export async function readCrushSession(ref: StoreRef, _ctx: ReadContext): Promise<Session> {
   const path = ref.files[0]
   if (path === undefined) throw new SepiaError({ code: 'READ_FAILED', message: 'store ref lists no crush.db' })

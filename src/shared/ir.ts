@@ -338,6 +338,16 @@ export function isProblem(d: { severity: string; skipped?: number | undefined })
 }
 
 /**
+ * Whether `n` is a message of the conversation: a user or assistant message that is not an event
+ * or injected context (`isMeta`). `SessionSummary.messageCount` counts these; a session with none
+ * (a Gemini CLI chat holding only a hook warning, a Goose session row with no messages) has no
+ * conversation to show or to continue in another agent.
+ */
+export function isConversationMessage(n: Pick<MessageNode, 'role' | 'event' | 'isMeta'>): boolean {
+  return (n.role === 'user' || n.role === 'assistant') && !n.event && !n.isMeta
+}
+
+/**
  * What a session row says of its diagnostics: `problems` (something was left out, as the library
  * banner and the Health view count them) and `notes` (the other warnings: nothing was left out).
  */

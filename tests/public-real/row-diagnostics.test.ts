@@ -8,8 +8,11 @@
  *   transcript starts a new branch. Nothing is left out: the row says "1 note" (not "1 problem"),
  *   as the library banner ("Nothing was left out") and the Health view (which lists no session read
  *   in part) say.
+ * - Gemini CLI `entire-hook-warning-only` holds one message, of `type: "warning"` (a failed
+ *   SessionEnd hook), and no user or `gemini` message: it is titled "Empty session", counts 0
+ *   messages, and convert offers no target and refuses to plan it (Gemini CLI would open an empty chat).
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -17,6 +20,7 @@ import { createApi } from '../../src/main/api'
 import { findAppRoot, type AppContext } from '../../src/main/context'
 import { rowDiagnostics } from '../../src/shared/ir'
 import { strings } from '../../src/renderer/src/strings'
+import { displayTitle } from '../../src/renderer/src/library-tree'
 
 const ROOT = findAppRoot()
 const REAL = join(ROOT, 'fixtures', 'public-real')
@@ -24,6 +28,7 @@ const tmp = mkdtempSync(join(tmpdir(), 'sepia-pr-rows-'))
 const home = join(tmp, 'home')
 const API_ERRORS = 'b00b80af-879f-4265-b95b-48db0938673c'
 const API_ERRORS_FILE = join(home, '.claude/projects/-Users-soph-Work-entire-devenv-cli', `${API_ERRORS}.jsonl`)
+const GEMINI_CHATS = join(home, '.gemini/tmp/41d597d6d7729546af33d345040d55a7018cf1136e850b23d51c76d6192af7fb/chats')
 
 function context(): AppContext {
   return { mode: 'browser', version: 'test', platform: 'linux', homes: [home], fixturesDir: join(ROOT, 'fixtures'), env: {}, ownHome: home, appDataDir: join(tmp, 'data'), now: () => 1_800_000_000_000 }
@@ -31,6 +36,7 @@ function context(): AppContext {
 
 beforeAll(() => {
   cpSync(join(REAL, 'claude-code', 'entire-215-api-errors', 'home'), home, { recursive: true })
+  cpSync(join(REAL, 'gemini', 'entire-hook-warning-only', 'home'), home, { recursive: true })
 })
 afterAll(() => rmSync(tmp, { recursive: true, force: true }))
 
@@ -69,5 +75,25 @@ describe('session row diagnostics on public-real sessions', () => {
     const health = await api.getHealth()
     const claude = health.homes.flatMap((h) => h.agents).find((a) => a.agent === 'claude-code')!
     expect(claude.partialSessions).toEqual([])
+  })
+
+  it('a Gemini chat holding only a hook warning is an "Empty session" with nothing to continue', async () => {
+    const [file] = readdirSync(GEMINI_CHATS)
+    const raw = JSON.parse(readFileSync(join(GEMINI_CHATS, file!), 'utf8')) as { sessionId: string; messages: { type: string }[] }
+    expect(raw.messages.map((m) => m.type)).toEqual(['warning'])
+    const conversation = raw.messages.filter((m) => m.type === 'user' || m.type === 'gemini').length
+    const api = createApi(context())
+    await api.getLibrary()
+    await api.library.whenIdle()
+    const row = (await api.getLibrary()).sessions.find((s) => s.id === raw.sessionId)!
+    expect(row.messageCount).toBe(conversation)
+    expect(displayTitle(row)).toBe('Empty session')
+    expect(await api.convertTargets('gemini', raw.sessionId)).toEqual([])
+    await expect(api.planConvert('gemini', raw.sessionId, 'claude-code')).rejects.toMatchObject({
+      code: 'BAD_ARGUMENT',
+      message: `Session ${raw.sessionId} has no messages, so there is nothing to continue in another agent.`,
+    })
+    // The Claude Code session beside it has a conversation and targets.
+    expect((await api.convertTargets('claude-code', API_ERRORS)).length).toBeGreaterThan(0)
   })
 })

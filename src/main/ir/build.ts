@@ -3,7 +3,7 @@
  * Readers build nodes in file order, then call {@link finishSession}.
  */
 import type { AgentId, Diagnostic, MessageNode, Session, SessionSummary, ToolCall, Usage } from '../../shared/ir'
-import { IR_VERSION, isProblem, isSkipped } from '../../shared/ir'
+import { IR_VERSION, isConversationMessage, isProblem, isSkipped } from '../../shared/ir'
 import { cutOutsideSecrets, maskText } from '../secrets/mask'
 
 /** A new, empty session with the required fields set. */
@@ -200,7 +200,7 @@ export class NodeTotalsBuilder {
     }
     if (t.firstModel === undefined && n.role === 'assistant' && n.model) t.firstModel = n.model
     if (t.prompt === undefined && isPrompt(n)) t.prompt = n.content.trim()
-    if ((n.role === 'user' || n.role === 'assistant') && !n.event && !n.isMeta) t.messageCount++
+    if (isConversationMessage(n)) t.messageCount++
     t.toolCallCount += n.toolCalls?.length ?? 0
     if (n.usage) t.usage = addUsage(t.usage, n.usage)
   }

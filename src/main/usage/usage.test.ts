@@ -48,13 +48,18 @@ beforeAll(async () => {
 afterAll(() => lib.close())
 
 const hasUsage = (u: Usage | undefined): u is Usage => !!u && (u.inputTokens !== undefined || u.outputTokens !== undefined || u.cacheReadTokens !== undefined || u.cacheWriteTokens !== undefined || u.cost !== undefined)
-function sum(nodes: MessageNode[]): { input: number; output: number; cacheRead: number; cacheWrite: number; messages: number } {
+/**
+ * Per-message usage summed. `thinkingApart`: the agent's reader keeps reasoning out of
+ * `outputTokens` (Gemini CLI `thoughts`, OpenCode/Kilo `reasoning`), and the report counts it as
+ * output, as Claude Code and Codex record it.
+ */
+function sum(nodes: MessageNode[], thinkingApart = false): { input: number; output: number; cacheRead: number; cacheWrite: number; messages: number } {
   const t = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, messages: 0 }
   for (const n of nodes) {
     if (!hasUsage(n.usage)) continue
     t.messages++
     t.input += n.usage.inputTokens ?? 0
-    t.output += n.usage.outputTokens ?? 0
+    t.output += (n.usage.outputTokens ?? 0) + (thinkingApart ? (n.usage.thinkingTokens ?? 0) : 0)
     t.cacheRead += n.usage.cacheReadTokens ?? 0
     t.cacheWrite += n.usage.cacheWriteTokens ?? 0
   }
@@ -64,9 +69,10 @@ function sum(nodes: MessageNode[]): { input: number; output: number; cacheRead: 
 describe('usage', () => {
   it('totals equal the sum of per-message usage from the readers, per agent and overall', () => {
     for (const agent of ['claude-code', 'cline', 'codex', 'gemini', 'kilo-code', 'opencode'] as const) {
-      const want = sum(fresh.filter((s) => s.agent === agent).flatMap((s) => s.nodes))
+      const want = sum(fresh.filter((s) => s.agent === agent).flatMap((s) => s.nodes), ['gemini', 'kilo-code', 'opencode'].includes(agent))
       const got = aggregateUsage(lib.db, lib.homePaths, { by: 'model', agent, timeZone: 'UTC' }, prices).totals
       expect({ input: got.inputTokens, output: got.outputTokens, cacheRead: got.cacheReadTokens, cacheWrite: got.cacheWriteTokens, messages: got.messages }, agent).toEqual(want)
+      expect(got.totalTokens, agent).toBe(want.input + want.output + want.cacheRead + want.cacheWrite)
       expect(want.messages, agent).toBeGreaterThan(0)
     }
     const all = sum(fresh.flatMap((s) => s.nodes))

@@ -61,3 +61,30 @@ describe('usage counts Gemini thoughts as output, as Claude Code and Codex count
     }
   })
 })
+
+describe('models priced from a cited source (pricing/pricing.json `source`)', () => {
+  it('codex graph-0144-review: gpt-5.6-sol and gpt-5.6-terra are priced, not reported unpriced', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sepia-pr-price-'))
+    try {
+      const codexHome = join(dir, 'home')
+      cpSync(join(ROOT, 'fixtures', 'public-real', 'codex', 'graph-0144-review', 'home'), codexHome, { recursive: true })
+      // Raw: the models the rollout's turn contexts name.
+      const sessions = join(codexHome, '.codex', 'sessions', '2026', '07', '24')
+      const [file] = readdirSync(sessions)
+      const models = new Set([...readFileSync(join(sessions, file!), 'utf8').matchAll(/"model":"([^"]+)"/g)].map((m) => m[1]!))
+      expect([...models].sort()).toEqual(['gpt-5.6-sol', 'gpt-5.6-terra'])
+      const api = createApi({ mode: 'browser', version: 'test', platform: 'linux', homes: [codexHome], fixturesDir: join(ROOT, 'fixtures'), env: {}, ownHome: codexHome, appDataDir: join(dir, 'data'), now: () => 1_800_000_000_000 })
+      await api.getLibrary()
+      await api.library.whenIdle()
+      const report = await api.getUsage({ by: 'model', timeZone: 'UTC' })
+      expect(report.unpricedModels).toEqual([])
+      for (const m of models) {
+        const row = report.rows.find((r) => r.key === m)
+        if (row) expect(row.cost, m).toBeGreaterThan(0)
+      }
+      expect(report.totals.cost).toBeGreaterThan(0)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})

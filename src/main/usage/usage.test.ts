@@ -162,12 +162,31 @@ describe('pricing and zones', () => {
     expect(prices.price('gemini-2.5-pro')?.longContext?.input).toBe(2.5)
     expect(prices.price('mock-model')).toBeUndefined()
     expect(prices.price('gpt-5.5')).toBeUndefined()
-    expect(prices.price('claude-opus-4-6')).toBeUndefined()
+    expect(prices.price('claude-opus-4-7')).toBeUndefined() // not claude-opus-4: another version
     expect(prices.price('claude-sonnet-4-5-thinking')?.input).toBe(3)
     expect(prices.price('claude-sonnet-4.5')?.input).toBe(3) // GitHub Copilot CLI and Copilot Chat write Claude versions with a dot
     expect(prices.price('claude-haiku-4.5')?.output).toBe(5)
-    expect(prices.price('claude-sonnet-4.6')).toBeUndefined()
+    expect(prices.price('claude-sonnet-4.7')).toBeUndefined()
     expect(loadPricing(['/no/such.json']).source).toBe('built-in')
+  })
+
+  it('prices the models added with a cited source (pricing/README.md), each entry naming it', () => {
+    const want: Record<string, [number, number, number, number | undefined]> = {
+      'claude-opus-4-6': [5, 25, 0.5, 6.25],
+      'claude-sonnet-4-6': [3, 15, 0.3, 3.75],
+      'gpt-5.4-mini': [0.75, 4.5, 0.075, undefined],
+      'gpt-5.6-sol': [5, 30, 0.5, undefined],
+      'gpt-5.6-terra': [2.5, 15, 0.25, undefined],
+      'gpt-5.6-luna': [1, 6, 0.1, undefined],
+    }
+    const table = loadPricing(pricingCandidates(undefined, ROOT))
+    for (const [id, [input, output, cacheRead, cacheWrite]] of Object.entries(want)) {
+      const p = prices.price(id)!
+      expect({ id, input: p.input, output: p.output, cacheRead: p.cacheRead, cacheWrite: p.cacheWrite }).toEqual({ id, input, output, cacheRead, cacheWrite })
+      expect((table.models[id] as { source?: string }).source, id).toMatch(/^https:\/\/.* 2026-12-04/)
+    }
+    expect(prices.price('claude-sonnet-4-6-20260217')?.input).toBe(3)
+    expect(prices.price('claude-opus-4.6')?.output).toBe(25) // Copilot's dotted spelling
   })
 
   it('computes days and midnights in a zone', () => {

@@ -132,7 +132,7 @@ describe('demo library: each negative case is a diagnostic and the rest of its s
     expect(diag(store(AGENT_NEG.PARTIAL), `message blob ${'cd'.repeat(32)} is missing`)).toHaveLength(1)
     expect(diag(store(AGENT_NEG.PARTIAL), `tree blob ${'ef'.repeat(32)} refers back to itself (cycle)`)).toHaveLength(1)
     expect(diag(store(AGENT_NEG.PARTIAL), 'role "weird"')).toHaveLength(1)
-    expect(diag(store(AGENT_NEG.PARTIAL), 'message blob(s) are not JSON')).toHaveLength(1)
+    expect(diag(store(AGENT_NEG.PARTIAL), 'not JSON; skipped')).toHaveLength(1)
     expect(diag(store(AGENT_NEG.NONHEX), "meta['0'] is neither hex-encoded JSON nor JSON")).toHaveLength(1)
     expect(diag(store(AGENT_NEG.NOTSQLITE), 'store.db cannot be opened')).toHaveLength(1)
     // The rest of the store loads: the partial session keeps its good messages; a transcript stands in for bad meta.

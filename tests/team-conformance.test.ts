@@ -142,7 +142,8 @@ describe.skipIf(skip !== undefined)(`catalog conformance: SQLite and PostgreSQL$
             if (!has(n.usage)) continue
             t.messages++
             t.input += n.usage.inputTokens ?? 0
-            t.output += n.usage.outputTokens ?? 0
+            // Reasoning is output: Gemini CLI and OpenCode/Kilo record it apart (usage/aggregate.ts THINKING_SEPARATE).
+            t.output += (n.usage.outputTokens ?? 0) + (['gemini', 'opencode', 'kilo-code'].includes(s.agent) ? (n.usage.thinkingTokens ?? 0) : 0)
           }
         }
       }

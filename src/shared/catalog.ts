@@ -109,16 +109,18 @@ export interface UsageQuery {
 /** Token and cost totals. */
 export interface UsageTotals {
   inputTokens: number
-  outputTokens: number
   cacheReadTokens: number
   cacheWriteTokens: number
+  /** Output tokens, reasoning included for every agent (see {@link thinkingTokens}). */
+  outputTokens: number
   /**
-   * Reasoning tokens as the stores report them. Claude Code and Codex count them inside
-   * `outputTokens`; Gemini CLI and OpenCode/Kilo report them apart, and they are priced as output.
-   * Not part of `totalTokens`.
+   * Reasoning tokens as the stores report them: part of `outputTokens` (and so of `totalTokens`)
+   * for every agent. Claude Code and Codex count them inside their output already; Gemini CLI
+   * (`thoughts`) and OpenCode/Kilo (`reasoning`) report them apart, and the report adds them to
+   * output, where they are also priced (src/main/usage/aggregate.ts `THINKING_SEPARATE`).
    */
   thinkingTokens: number
-  /** input + output + cache read + cache write. */
+  /** input + output (reasoning included) + cache read + cache write. */
   totalTokens: number
   /** USD: recorded by the store where it records one, else priced from the pricing table. */
   cost: number

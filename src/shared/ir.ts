@@ -327,6 +327,35 @@ export function isSkipped(d: { skipped?: number | undefined }): boolean {
   return (d.skipped ?? 0) > 0
 }
 
+/**
+ * Whether `d` says something was left out: an `error`, or a `warning` of records or files skipped
+ * ({@link isSkipped}). The library banner calls these problems, the Health view lists their
+ * sessions as read only in part (src/main/health/report.ts), and a session row badges them. Every
+ * other `warning` is a note: odd data kept whole (a branch that starts anew), nothing left out.
+ */
+export function isProblem(d: { severity: string; skipped?: number | undefined }): boolean {
+  return d.severity === 'error' || isSkipped(d)
+}
+
+/**
+ * Whether `n` is a message of the conversation: a user or assistant message that is not an event
+ * or injected context (`isMeta`). `SessionSummary.messageCount` counts these; a session with none
+ * (a Gemini CLI chat holding only a hook warning, a Goose session row with no messages) has no
+ * conversation to show or to continue in another agent.
+ */
+export function isConversationMessage(n: Pick<MessageNode, 'role' | 'event' | 'isMeta'>): boolean {
+  return (n.role === 'user' || n.role === 'assistant') && !n.event && !n.isMeta
+}
+
+/**
+ * What a session row says of its diagnostics: `problems` (something was left out, as the library
+ * banner and the Health view count them) and `notes` (the other warnings: nothing was left out).
+ */
+export function rowDiagnostics(s: Pick<SessionSummary, 'diagnosticCount' | 'problemCount'>): { problems: number; notes: number } {
+  const problems = Math.min(s.problemCount ?? s.diagnosticCount, s.diagnosticCount)
+  return { problems, notes: s.diagnosticCount - problems }
+}
+
 /** Where a session was read from. */
 export interface SessionSource {
   /** Store generation, e.g. `claude-code-jsonl`, `cline-sdk`, `cline-legacy-task`. */
@@ -411,8 +440,15 @@ export interface SessionSummary {
   format: string
   files: string[]
   home: string
-  /** Problems met reading the session: its `error` and `warning` diagnostics (`info` notes are not counted). */
+  /** Diagnostics met reading the session: its `error` and `warning` ones (`info` notes are not counted). */
   diagnosticCount: number
+  /**
+   * Of {@link diagnosticCount}, those that say something was left out ({@link isProblem}: an
+   * `error`, or records or files skipped); the rest are notes that lost nothing. Absent on a
+   * summary recorded before this field existed: {@link rowDiagnostics} then counts every one as a
+   * problem, as the row did before.
+   */
+  problemCount?: number
   /** Copied from {@link Session.recovered}: the session was rebuilt from a secondary source. */
   recovered?: { source: string; path: string }
   /**

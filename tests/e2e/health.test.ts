@@ -5,8 +5,10 @@
  * call with no result. The banner opens the Health view; it says in plain words what was read (the
  * summary `sepia doctor` prints for the same home), names the unknown type with its first file and
  * line, links the session, and "Report a problem" writes a masked copy into Sepia's data folder.
+ * On a real published session (fixtures/public-real/claude-code/entire-215-api-errors) whose only
+ * diagnostic is a note that lost nothing, the row, the banner and the Health view say the same.
  */
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Writable } from 'node:stream'
 import type { Browser, Page } from 'playwright-core'
@@ -14,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { main } from '../../src/cli/index'
 import type { HealthReport } from '../../src/shared/health'
 import type { HttpServerHandle } from '../../src/main/transport/http'
-import { browserSkipReason, launchChromium, startApp, tempFolder } from './helpers'
+import { browserSkipReason, launchChromium, ROOT, startApp, tempFolder } from './helpers'
 
 const skip = browserSkipReason()
 const waitFor = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 15_000 })
@@ -112,5 +114,51 @@ describe.skipIf(skip !== undefined)('health view', () => {
     await page.getByTestId('health-open-session').first().click()
     await waitFor(() => page.getByTestId('health-view').isVisible()).toBe(false)
     await waitFor(() => page.locator('main').innerText()).toContain('Fix the parser please')
+  })
+})
+
+describe.skipIf(skip !== undefined)('a note that lost nothing, on a real published session', () => {
+  let server: HttpServerHandle
+  let browser: Browser
+  let page: Page
+  const home = tempFolder('health-note-home')
+  const dataDir = tempFolder('health-note-data')
+  const ID = 'b00b80af-879f-4265-b95b-48db0938673c'
+  const file = join(home, '.claude/projects/-Users-soph-Work-entire-devenv-cli', `${ID}.jsonl`)
+
+  beforeAll(async () => {
+    cpSync(join(ROOT, 'fixtures/public-real/claude-code/entire-215-api-errors/home'), home, { recursive: true })
+    server = await startApp([home], { appDataDir: dataDir })
+    browser = await launchChromium()
+    page = await (await browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: 'reduce' })).newPage()
+    await page.goto(server.url)
+    await page.getByTestId('library').waitFor()
+  })
+
+  afterAll(async () => {
+    await browser?.close()
+    await server?.close()
+    rmSync(home, { recursive: true, force: true })
+    rmSync(dataDir, { recursive: true, force: true })
+  })
+
+  it('the row says "1 note", the banner "Nothing was left out", and the Health view lists no problem', async () => {
+    // Independent reading: one record whose parentUuid names no record of the file (the checkpoint
+    // starts mid-session), no line that is not JSON.
+    const recs = readFileSync(file, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as { uuid?: string; parentUuid?: string | null })
+    const uuids = new Set(recs.map((r) => r.uuid))
+    expect(recs.filter((r) => typeof r.parentUuid === 'string' && !uuids.has(r.parentUuid)).length).toBe(1)
+    const row = page.locator(`[data-testid="session-row"][data-session-id="${ID}"]`)
+    await row.waitFor({ timeout: 60_000 })
+    await waitFor(() => row.getByTestId('row-notes').count()).toBe(1)
+    expect(await row.getByTestId('row-notes').innerText()).toBe('1 note')
+    expect(await row.getByTestId('row-notes').getAttribute('title')).toBe('1 note while reading this session. Nothing was left out.')
+    expect(await row.getByTestId('row-problems').count()).toBe(0)
+    const banner = page.getByTestId('diagnostics-banner')
+    await banner.waitFor()
+    expect(await banner.locator('.title').innerText()).toBe('1 note on 1 file while reading. Nothing was left out.')
+    await page.getByTestId('open-health').click()
+    await waitFor(() => page.getByTestId('health-summary').isVisible()).toBe(true)
+    expect(await page.getByTestId('health-view').getByTestId('health-problem').count()).toBe(0)
   })
 })

@@ -153,6 +153,8 @@ export interface StreamedSession {
   totals: NodeTotals
   /** Non-info diagnostics counted but not kept (see {@link NodeStream.maxDiagnostics}). */
   droppedDiagnostics: number
+  /** Of {@link droppedDiagnostics}, those that say something was left out (`isProblem`, src/shared/ir.ts); absent: none. */
+  droppedProblems?: number
   /**
    * Tool call id → sub-agent session id: `subagentSessionId` values `read` sets on calls of
    * nodes already handed over (it learns them from later nodes).

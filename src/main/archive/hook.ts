@@ -12,6 +12,7 @@ import type { AgentDefinition, StoreRef } from '../agents/types'
 import type { ArchiveHook, OpenHome } from '../catalog/refresh'
 import { rebasePaths, type Archive, type ArchiveItem } from './archive'
 import { indexDbOf } from './putback'
+import { plural } from '../../shared/plural'
 
 /** Build the refresh hook over `archive`; `agents` give the display names of the marks. */
 export function archiveHook(archive: Archive, agents: readonly AgentDefinition[]): ArchiveHook {
@@ -62,7 +63,7 @@ export function archiveHook(archive: Archive, agents: readonly AgentDefinition[]
         }),
       )
       const out: Diagnostic[] = result.failed.map((f) => ({ severity: 'warning' as const, path: f.path, message: `Could not copy this file into Sepia's archive: ${f.message}` }))
-      if (result.skippedForCap > 0) out.push({ severity: 'warning', path: archive.dir, message: `Sepia's archive is full: ${result.skippedForCap} new file version(s) were not kept. Raise the size cap in Settings or prune the archive.` })
+      if (result.skippedForCap > 0) out.push({ severity: 'warning', path: archive.dir, message: `Sepia's archive is full: ${plural(result.skippedForCap, 'new file version was', 'new file versions were')} not kept. Raise the size cap in Settings or prune the archive.` })
       return out
     },
   }

@@ -12,7 +12,7 @@
  */
 import type { MessageNode } from '../../shared/ir'
 import type { AgentDefinition, NodeStream, ReadContext, StoreRef, StreamedSession } from '../agents/types'
-import { isPrompt, problemCount, summarize } from '../ir/build'
+import { isPrompt, leftOutCount, problemCount, summarize } from '../ir/build'
 import { encryptionKeyFiles } from '../secrets'
 import { countedModel, finishRow, keptDiagnostics, MAX_DIAGNOSTICS, rawMessageRow, SKELETON_PART_CHARS, skeletonNode, skeletonShell, toolNamesOf, type RawMessageRow } from './extract'
 import { writeHead, type RowSpill } from './rows'
@@ -191,7 +191,13 @@ export class SessionIndexer implements NodeStream {
     }
     this.writer.sealed?.()
     const session = streamed.session
-    const summary = summarize(session, ref.home, streamed.totals, problemCount(session.diagnostics) + streamed.droppedDiagnostics)
+    const summary = summarize(
+      session,
+      ref.home,
+      streamed.totals,
+      problemCount(session.diagnostics) + streamed.droppedDiagnostics,
+      leftOutCount(session.diagnostics) + (streamed.droppedProblems ?? 0),
+    )
     return {
       ref,
       summary,

@@ -25,6 +25,7 @@ import { safeTargetPath } from './paths'
 import { dropWrite, noteWrite, pausePoint, runWriteJob } from '../util/write-journal'
 import type { ComparedFile } from './preview'
 import type { Progress } from './types'
+import { plural } from '../../shared/plural'
 
 /** One file in a restore manifest. */
 export interface ManifestFile {
@@ -179,7 +180,7 @@ async function restoreBody(job: RestoreJob): Promise<RestoreResult> {
       await saveManifest(dir, m).catch(() => undefined)
       const tail = problems.length
         ? `Some files could not be put back (${problems.map((p) => p.path).join(', ')}); their copies are in ${dir}.`
-        : `Nothing was changed: the ${m.written.length} file(s) already written were put back.`
+        : `Nothing was changed: ${m.written.length === 1 ? 'the file already written was' : `the ${m.written.length} files already written were`} put back.`
       throw new SepiaError({ code: 'WRITE_FAILED', message: `Could not write ${c.file.path} (${(e as Error).message}). ${tail}`, path: c.abs })
     }
   }

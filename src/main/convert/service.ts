@@ -1,14 +1,17 @@
 /**
  * The convert methods of the API (`convertTargets`, `planConvert`, `convertSession`) over a library:
  * argument checks (types, absolute paths, known agents) and plain-words errors, then
- * `convert.ts`. The API (`src/main/api.ts`) and the CLI (`src/cli/convert.ts`) call these.
+ * `convert.ts`. The API (`src/main/api.ts`) and the CLI (`src/cli/convert.ts`) call these. A
+ * session with no conversation (no user or assistant message: `isConversationMessage`, e.g. a
+ * Gemini CLI chat holding only a hook warning) has no target and is not planned or converted
+ * (`BAD_ARGUMENT`): the agents would open it as an empty chat, or not at all.
  */
 import { randomUUID } from 'node:crypto'
 import { stat } from 'node:fs/promises'
 import { isAbsolute, resolve } from 'node:path'
 import { SepiaError } from '../../shared/api'
 import type { ConvertOptions, ConvertPlan, ConvertResult } from '../../shared/convert'
-import { type AgentId, isAgentId, type Session } from '../../shared/ir'
+import { type AgentId, isAgentId, isConversationMessage, type Session } from '../../shared/ir'
 import type { AgentDefinition, ReadContext } from '../agents/types'
 import type { HomeLayout } from '../platform'
 import { planConversion, type ProgressFn, runConversion } from './convert'
@@ -74,6 +77,14 @@ export async function checkFolder(path: string, what: string): Promise<void> {
   if (!st.isDirectory()) throw new SepiaError({ code: 'NOT_A_DIRECTORY', path, message: `${what} ${path} is a file, not a folder.` })
 }
 
+/** Reject a session with nothing to continue (`BAD_ARGUMENT`, plain words naming the session). */
+function checkConversation(session: Session): Session {
+  if (!session.nodes.some(isConversationMessage)) {
+    throw new SepiaError({ code: 'BAD_ARGUMENT', message: `Session ${session.id} has no messages, so there is nothing to continue in another agent.` })
+  }
+  return session
+}
+
 /** The convert service. */
 export function createConvertService(deps: ConvertDeps) {
   const checkIds = (agent: unknown, id: unknown): void => {
@@ -93,12 +104,16 @@ export function createConvertService(deps: ConvertDeps) {
   }
 
   return {
-    /** "Continue in...": a plan per writable agent, except the session's own agent when it already is in the store that agent writes. */
+    /**
+     * "Continue in...": a plan per writable agent, except the session's own agent when it already
+     * is in the store that agent writes; none for a session with no conversation.
+     */
     async targets(agent: AgentId, id: string, options?: Pick<ConvertOptions, 'textOnly'>): Promise<ConvertPlan[]> {
       checkIds(agent, id)
       const o = checkOptions(options)
       const session = await deps.getSession(agent, id)
       const out: ConvertPlan[] = []
+      if (!session.nodes.some(isConversationMessage)) return out
       for (const t of deps.agents) {
         if (!t.write || !t.capabilities.canWrite) continue
         if (t.id === agent && VOCABULARIES[t.id]?.format === session.source.format) continue
@@ -106,19 +121,19 @@ export function createConvertService(deps: ConvertDeps) {
       }
       return out
     },
-    /** What converting to `target` would do; writes nothing. */
+    /** What converting to `target` would do; writes nothing. Rejects `BAD_ARGUMENT` for a session with no conversation. */
     async plan(agent: AgentId, id: string, target: AgentId, options?: ConvertOptions): Promise<ConvertPlan> {
       checkIds(agent, id)
       const t = targetOf(target)
       const o = checkOptions(options)
-      return planConversion(await input(await deps.getSession(agent, id), t, o))
+      return planConversion(await input(checkConversation(await deps.getSession(agent, id)), t, o))
     },
-    /** Convert, write, read back. */
+    /** Convert, write, read back. Rejects `BAD_ARGUMENT` for a session with no conversation. */
     async convert(agent: AgentId, id: string, target: AgentId, options?: ConvertOptions, extras: ConvertExtras = {}): Promise<ConvertResult> {
       checkIds(agent, id)
       const t = targetOf(target)
       const o = checkOptions(options)
-      const req = await input(await deps.getSession(agent, id), t, o)
+      const req = await input(checkConversation(await deps.getSession(agent, id)), t, o)
       return runConversion({ ...req, ...(deps.appDataDir ? { appDataDir: deps.appDataDir } : {}), ...(extras.fault ? { fault: extras.fault } : {}), ...(extras.onProgress ? { onProgress: extras.onProgress } : {}) })
     },
   }

@@ -3,7 +3,7 @@
  * Readers build nodes in file order, then call {@link finishSession}.
  */
 import type { AgentId, Diagnostic, MessageNode, Session, SessionSummary, ToolCall, Usage } from '../../shared/ir'
-import { IR_VERSION, isSkipped } from '../../shared/ir'
+import { IR_VERSION, isConversationMessage, isProblem, isSkipped } from '../../shared/ir'
 import { cutOutsideSecrets, maskText } from '../secrets/mask'
 
 /** A new, empty session with the required fields set. */
@@ -200,7 +200,7 @@ export class NodeTotalsBuilder {
     }
     if (t.firstModel === undefined && n.role === 'assistant' && n.model) t.firstModel = n.model
     if (t.prompt === undefined && isPrompt(n)) t.prompt = n.content.trim()
-    if ((n.role === 'user' || n.role === 'assistant') && !n.event && !n.isMeta) t.messageCount++
+    if (isConversationMessage(n)) t.messageCount++
     t.toolCallCount += n.toolCalls?.length ?? 0
     if (n.usage) t.usage = addUsage(t.usage, n.usage)
   }
@@ -230,11 +230,26 @@ export function problemCount(diagnostics: readonly Pick<Diagnostic, 'severity'>[
 }
 
 /**
+ * How many of `diagnostics` say something was left out (`isProblem`, src/shared/ir.ts: an `error`,
+ * or records or files skipped): `SessionSummary.problemCount`. The other warnings are notes.
+ */
+export function leftOutCount(diagnostics: readonly Pick<Diagnostic, 'severity' | 'skipped'>[]): number {
+  return diagnostics.filter(isProblem).length
+}
+
+/**
  * The list entry for a session. `home` is the home folder it was found under. A streaming read
  * (the catalog's index path) passes the totals of the nodes it did not keep, and the number of
- * problem diagnostics ({@link problemCount}) when it kept only some.
+ * problem diagnostics ({@link problemCount}) and of those that left something out
+ * ({@link leftOutCount}) when it kept only some.
  */
-export function summarize(session: Session, home: string, totals: NodeTotals = nodeTotals(session.nodes), diagnosticCount = problemCount(session.diagnostics)): SessionSummary {
+export function summarize(
+  session: Session,
+  home: string,
+  totals: NodeTotals = nodeTotals(session.nodes),
+  diagnosticCount = problemCount(session.diagnostics),
+  leftOut = leftOutCount(session.diagnostics),
+): SessionSummary {
   const { messageCount, toolCallCount, usage } = totals
   const fp = totals.prompt
   const s: SessionSummary = {
@@ -246,6 +261,7 @@ export function summarize(session: Session, home: string, totals: NodeTotals = n
     files: session.source.files,
     home,
     diagnosticCount,
+    problemCount: leftOut,
   }
   if (session.title !== undefined) s.title = session.title
   if (session.workingDirectory !== undefined) s.workingDirectory = session.workingDirectory

@@ -7,6 +7,7 @@
  */
 import type { Session } from '../../shared/ir'
 import { addDiagnostic } from './build'
+import { plural } from '../../shared/plural'
 
 /** Levels of nesting kept (the IR's own structure uses fewer than ten). */
 export const MAX_DEPTH = 64
@@ -33,7 +34,7 @@ export function clampDepth(session: Session): number {
     addDiagnostic(session, {
       severity: 'warning',
       path: session.source.files[0] ?? '',
-      message: `${cut} value(s) were nested more than ${MAX_DEPTH} levels deep; they are shown as a note instead.`,
+      message: `${plural(cut, 'value was', 'values were')} nested more than ${MAX_DEPTH} levels deep; ${cut === 1 ? 'it is' : 'they are'} shown as a note instead.`,
     })
   }
   return cut

@@ -19,9 +19,12 @@ import { checkTimeZone, dayOf, localTimeZone, nextDay, startOfDay } from './zone
 const GROUPS: readonly UsageGroupBy[] = ['day', 'project', 'model', 'session', 'agent']
 /**
  * Agents whose readers keep reasoning tokens out of `outputTokens` (they are billed as output):
- * Gemini CLI (`tokens.output` excludes `thoughts`, src/main/agents/gemini/nodes.ts) and the
- * OpenCode family (`tokens.reasoning` beside `tokens.output`, src/main/agents/opencode/parts.ts).
- * Claude Code and Codex count reasoning inside `outputTokens` already.
+ * Gemini CLI (`tokens.output` excludes `thoughts`, src/main/agents/gemini/nodes.ts; its own
+ * `tokens.total` is input + output + thoughts + tool) and the OpenCode family (`tokens.reasoning`
+ * beside `tokens.output`, src/main/agents/opencode/parts.ts). Claude Code and Codex count reasoning
+ * inside `outputTokens` already (Codex `output_tokens` includes `reasoning_output_tokens`). One
+ * rule for the report: reasoning is output, so for these agents their thinking tokens are added to
+ * `outputTokens` and `totalTokens` (and priced as output), as the other agents' already are.
  */
 const THINKING_SEPARATE: readonly AgentId[] = ['gemini', 'opencode', 'kilo-code']
 const BUCKET_MS = 900_000
@@ -44,6 +47,7 @@ interface SqlRow {
   u_cr: number
   u_cw: number
   u_th: number
+  th_sep: number
 }
 
 interface SessionInfo {
@@ -170,11 +174,12 @@ export function* usageSteps(homes: readonly string[], query: UsageQuery, prices:
         sum(u.thinking_tokens) AS th, sum(u.cost) AS recorded, sum(CASE WHEN u.cost IS NULL THEN 1 ELSE 0 END) AS n_un,
         sum(CASE WHEN u.cost IS NULL THEN u.input_tokens ELSE 0 END) AS u_inp, sum(CASE WHEN u.cost IS NULL THEN u.output_tokens ELSE 0 END) AS u_outp,
         sum(CASE WHEN u.cost IS NULL THEN u.cache_read_tokens ELSE 0 END) AS u_cr, sum(CASE WHEN u.cost IS NULL THEN u.cache_write_tokens ELSE 0 END) AS u_cw,
-        sum(CASE WHEN u.cost IS NULL AND s.agent IN ${inList(THINKING_SEPARATE.length)} THEN u.thinking_tokens ELSE 0 END) AS u_th
+        sum(CASE WHEN u.cost IS NULL AND s.agent IN ${inList(THINKING_SEPARATE.length)} THEN u.thinking_tokens ELSE 0 END) AS u_th,
+        sum(CASE WHEN s.agent IN ${inList(THINKING_SEPARATE.length)} THEN u.thinking_tokens ELSE 0 END) AS th_sep
        FROM usage u JOIN sessions s ON s.sid = u.sid
        WHERE ${where.join(' AND ')}
        GROUP BY ${groupBy}`,
-    args: [...THINKING_SEPARATE, ...args],
+    args: [...THINKING_SEPARATE, ...THINKING_SEPARATE, ...args],
   }
   const num = (v: unknown): number => (v === null || v === undefined ? 0 : Number(v))
   const rows: SqlRow[] = raw.map((r) => ({
@@ -195,6 +200,7 @@ export function* usageSteps(homes: readonly string[], query: UsageQuery, prices:
     u_cr: num(r.u_cr),
     u_cw: num(r.u_cw),
     u_th: num(r.u_th),
+    th_sep: num(r.th_sep),
   }))
 
   // Root session of a sub-agent (parent chain within the same home and agent).
@@ -257,11 +263,12 @@ export function* usageSteps(homes: readonly string[], query: UsageQuery, prices:
     for (const t of [g, report.totals]) {
       t.messages += r.n
       t.inputTokens += r.inp
-      t.outputTokens += r.outp
+      // Reasoning is output for every agent (THINKING_SEPARATE).
+      t.outputTokens += r.outp + r.th_sep
       t.cacheReadTokens += r.cr
       t.cacheWriteTokens += r.cw
       t.thinkingTokens += r.th
-      t.totalTokens += r.inp + r.outp + r.cr + r.cw
+      t.totalTokens += r.inp + r.outp + r.th_sep + r.cr + r.cw
       t.recordedCost += r.recorded ?? 0
       t.cost += (r.recorded ?? 0) + priced
     }

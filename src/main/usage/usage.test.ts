@@ -48,13 +48,18 @@ beforeAll(async () => {
 afterAll(() => lib.close())
 
 const hasUsage = (u: Usage | undefined): u is Usage => !!u && (u.inputTokens !== undefined || u.outputTokens !== undefined || u.cacheReadTokens !== undefined || u.cacheWriteTokens !== undefined || u.cost !== undefined)
-function sum(nodes: MessageNode[]): { input: number; output: number; cacheRead: number; cacheWrite: number; messages: number } {
+/**
+ * Per-message usage summed. `thinkingApart`: the agent's reader keeps reasoning out of
+ * `outputTokens` (Gemini CLI `thoughts`, OpenCode/Kilo `reasoning`), and the report counts it as
+ * output, as Claude Code and Codex record it.
+ */
+function sum(nodes: MessageNode[], thinkingApart = false): { input: number; output: number; cacheRead: number; cacheWrite: number; messages: number } {
   const t = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, messages: 0 }
   for (const n of nodes) {
     if (!hasUsage(n.usage)) continue
     t.messages++
     t.input += n.usage.inputTokens ?? 0
-    t.output += n.usage.outputTokens ?? 0
+    t.output += (n.usage.outputTokens ?? 0) + (thinkingApart ? (n.usage.thinkingTokens ?? 0) : 0)
     t.cacheRead += n.usage.cacheReadTokens ?? 0
     t.cacheWrite += n.usage.cacheWriteTokens ?? 0
   }
@@ -64,9 +69,10 @@ function sum(nodes: MessageNode[]): { input: number; output: number; cacheRead: 
 describe('usage', () => {
   it('totals equal the sum of per-message usage from the readers, per agent and overall', () => {
     for (const agent of ['claude-code', 'cline', 'codex', 'gemini', 'kilo-code', 'opencode'] as const) {
-      const want = sum(fresh.filter((s) => s.agent === agent).flatMap((s) => s.nodes))
+      const want = sum(fresh.filter((s) => s.agent === agent).flatMap((s) => s.nodes), ['gemini', 'kilo-code', 'opencode'].includes(agent))
       const got = aggregateUsage(lib.db, lib.homePaths, { by: 'model', agent, timeZone: 'UTC' }, prices).totals
       expect({ input: got.inputTokens, output: got.outputTokens, cacheRead: got.cacheReadTokens, cacheWrite: got.cacheWriteTokens, messages: got.messages }, agent).toEqual(want)
+      expect(got.totalTokens, agent).toBe(want.input + want.output + want.cacheRead + want.cacheWrite)
       expect(want.messages, agent).toBeGreaterThan(0)
     }
     const all = sum(fresh.flatMap((s) => s.nodes))
@@ -156,12 +162,31 @@ describe('pricing and zones', () => {
     expect(prices.price('gemini-2.5-pro')?.longContext?.input).toBe(2.5)
     expect(prices.price('mock-model')).toBeUndefined()
     expect(prices.price('gpt-5.5')).toBeUndefined()
-    expect(prices.price('claude-opus-4-6')).toBeUndefined()
+    expect(prices.price('claude-opus-4-7')).toBeUndefined() // not claude-opus-4: another version
     expect(prices.price('claude-sonnet-4-5-thinking')?.input).toBe(3)
     expect(prices.price('claude-sonnet-4.5')?.input).toBe(3) // GitHub Copilot CLI and Copilot Chat write Claude versions with a dot
     expect(prices.price('claude-haiku-4.5')?.output).toBe(5)
-    expect(prices.price('claude-sonnet-4.6')).toBeUndefined()
+    expect(prices.price('claude-sonnet-4.7')).toBeUndefined()
     expect(loadPricing(['/no/such.json']).source).toBe('built-in')
+  })
+
+  it('prices the models added with a cited source (pricing/README.md), each entry naming it', () => {
+    const want: Record<string, [number, number, number, number | undefined]> = {
+      'claude-opus-4-6': [5, 25, 0.5, 6.25],
+      'claude-sonnet-4-6': [3, 15, 0.3, 3.75],
+      'gpt-5.4-mini': [0.75, 4.5, 0.075, undefined],
+      'gpt-5.6-sol': [5, 30, 0.5, undefined],
+      'gpt-5.6-terra': [2.5, 15, 0.25, undefined],
+      'gpt-5.6-luna': [1, 6, 0.1, undefined],
+    }
+    const table = loadPricing(pricingCandidates(undefined, ROOT))
+    for (const [id, [input, output, cacheRead, cacheWrite]] of Object.entries(want)) {
+      const p = prices.price(id)!
+      expect({ id, input: p.input, output: p.output, cacheRead: p.cacheRead, cacheWrite: p.cacheWrite }).toEqual({ id, input, output, cacheRead, cacheWrite })
+      expect((table.models[id] as { source?: string }).source, id).toMatch(/^https:\/\/.* 2026-12-04/)
+    }
+    expect(prices.price('claude-sonnet-4-6-20260217')?.input).toBe(3)
+    expect(prices.price('claude-opus-4.6')?.output).toBe(25) // Copilot's dotted spelling
   })
 
   it('computes days and midnights in a zone', () => {

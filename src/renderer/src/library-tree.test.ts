@@ -35,6 +35,10 @@ describe('buildLibraryTree', () => {
   it('titles a session without title by its first prompt line', () => {
     expect(tree[0]!.projects[2]!.sessions[0]!.title).toBe('no cwd here')
     expect(displayTitle({})).toBe('Untitled session')
+    // No messages at all (a Gemini CLI chat holding only a hook warning): "Empty session".
+    expect(displayTitle({ messageCount: 0 })).toBe('Empty session')
+    expect(displayTitle({ messageCount: 0, title: 'Named' })).toBe('Named')
+    expect(displayTitle({ messageCount: 2 })).toBe('Untitled session')
   })
 
   it('filters by title, keeping the parent of a matching sub-agent', () => {

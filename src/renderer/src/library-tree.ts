@@ -13,7 +13,7 @@ import { strings } from './strings'
 export interface SessionTreeNode {
   key: string
   summary: SessionSummary
-  /** The title to show (title, else first prompt, else "Untitled session"). */
+  /** The title to show ({@link displayTitle}: title, else first prompt, else "Empty session" or "Untitled session"). */
   title: string
   /** Sub-agent sessions, oldest first. */
   children: SessionTreeNode[]
@@ -50,10 +50,14 @@ function sortTime(s: SessionSummary): number {
 const newestFirst = (a: SessionTreeNode, b: SessionTreeNode): number => sortTime(b.summary) - sortTime(a.summary)
 const oldestFirst = (a: SessionTreeNode, b: SessionTreeNode): number => sortTime(a.summary) - sortTime(b.summary)
 
-/** The title to show for a session: its title, else its first prompt's first line, else "Untitled session". */
-export function displayTitle(s: Pick<SessionSummary, 'title' | 'firstPrompt'>): string {
+/**
+ * The title to show for a session: its title, else its first prompt's first line, else "Empty
+ * session" when it has no messages (`messageCount` 0: nothing but events, such as a Gemini CLI
+ * chat holding only a hook warning), else "Untitled session".
+ */
+export function displayTitle(s: Pick<SessionSummary, 'title' | 'firstPrompt'> & { messageCount?: number | undefined }): string {
   const t = s.title?.trim() || (s.firstPrompt ? firstLine(s.firstPrompt, 120) : '')
-  return t || strings.library.untitled
+  return t || (s.messageCount === 0 ? strings.library.emptySession : strings.library.untitled)
 }
 
 function countTree(nodes: SessionTreeNode[]): number {

@@ -9,7 +9,7 @@
  * are formatted here. The words themselves live only in the JSON files: `en.json` is the schema.
  */
 import type { ErrorCode } from '../../shared/api'
-import { isSkipped, type Role, type SessionStatus, type ToolCallStatus, type ToolKind } from '../../shared/ir'
+import { isProblem, type Role, type SessionStatus, type ToolCallStatus, type ToolKind } from '../../shared/ir'
 import { count, L, tr, trn, withValues } from './i18n'
 import type { ThemeChoice } from './theme'
 import type { ViewId } from './views'
@@ -89,15 +89,15 @@ export const strings = withValues(L, {
 
   diagnostics: withValues(L.diagnostics, {
     /**
-     * The banner over a list of diagnostics. `error` diagnostics and skipped ones (`isSkipped`: a
+     * The banner over a list of diagnostics. `error` diagnostics and skipped ones (`isProblem`: a
      * file not read, a record skipped) mean something was left out; other warnings and notes (a
      * branch that starts anew, an unknown record kind counted) lost nothing.
      */
     libraryTitle: (list: readonly { path: string; severity: string; skipped?: number | undefined }[]) => {
-      const errors = list.filter((d) => d.severity === 'error' || isSkipped(d))
+      const errors = list.filter(isProblem)
       const files = trn('diagnostics.files', new Set((errors.length ? errors : list).map((d) => d.path)).size)
       return errors.length
-        ? tr('diagnostics.libraryErrors', { files, problems: trn('diagnostics.problems', list.length) })
+        ? tr('diagnostics.libraryErrors', { files, problems: trn('diagnostics.problems', errors.length) })
         : tr('diagnostics.libraryNotes', { notes: trn('diagnostics.notes', list.length), files })
     },
     /** The parts of {@link libraryTitle}: `files`, `problems`, `notes` as the plural entries below say them. */
@@ -107,7 +107,9 @@ export const strings = withValues(L, {
     problems: (n: number) => trn('diagnostics.problems', n),
     notes: (n: number) => trn('diagnostics.notes', n),
     sessionTitle: (n: number) => trn('diagnostics.sessionTitle', n),
-    /** The visible words of a session row's warning badge ("3 problems"). */
+    /** The tooltip of a session row's notes badge: warnings that lost nothing (not `isProblem`). */
+    noteTitle: (n: number) => trn('diagnostics.noteTitle', n),
+    /** The visible words of a session row's warning badge ("3 problems"): diagnostics that left something out (`isProblem`). */
     badge: (n: number) => trn('diagnostics.badge', n),
     more: (n: number) => tr('diagnostics.more', { n: count(n) }),
   }),

@@ -3,7 +3,8 @@
  * Format facts from Aider's own source (github:Aider-AI/aider `aider/io.py`, InputOutput):
  * - `.aider.chat.history.md` is appended to by `append_chat_history`. Every start of the CLI
  *   writes `\n# aider chat started at YYYY-MM-DD HH:MM:SS\n\n` (`datetime.now()`: the local wall
- *   clock, no zone), so one file holds many sessions.
+ *   clock, no zone; read as the reading machine's local time, {@link wallClockMs}), so one file
+ *   holds many sessions.
  * - `.aider.input.history` is prompt_toolkit's `FileHistory`: per entry a blank line,
  *   `# YYYY-MM-DD HH:MM:SS.ffffff` (local wall clock) and the entry's lines each prefixed `+`.
  * Both are read whole (they are text logs of one project, typically well under a few MB); the
@@ -57,7 +58,7 @@ function looksLikeDamagedHeader(line: string): boolean {
 export interface InputEntry {
   /** The stamp as written, e.g. `2025-10-20 21:49:24.340490`. */
   stamp: string
-  /** ms since epoch, reading the wall clock as UTC (see {@link wallClockMs}). */
+  /** ms since epoch, reading the wall clock as this machine's local time (see {@link wallClockMs}). */
   at?: number
   /** The entry's text (its `+` lines joined by `\n`). */
   text: string
@@ -66,16 +67,23 @@ export interface InputEntry {
 }
 
 /**
- * A wall-clock stamp Aider wrote (`YYYY-MM-DD HH:MM:SS[.ffffff]`) as ms since epoch. Aider records
- * no zone, so the stamp is read as UTC: times may be off by the writing machine's UTC offset, but
- * their order and spacing are right. Undefined for anything else.
+ * A wall-clock stamp Aider wrote (`YYYY-MM-DD HH:MM:SS[.ffffff]`) as ms since epoch. Aider writes
+ * `datetime.now()` with no zone (github:Aider-AI/aider `aider/io.py` at 5dc9490b:
+ * `datetime.now().strftime("%Y-%m-%d %H:%M:%S")` for `# aider chat started at`; prompt_toolkit
+ * `history.py` `FileHistory.store_string` writes `"\n# %s\n" % datetime.datetime.now()` for
+ * `.aider.input.history`), i.e. the local time of the machine that ran
+ * Aider. The stamp is read as the local time of the machine reading it (the process's time zone,
+ * `TZ`): right when both are the same machine or zone, off by the difference of their offsets for a
+ * history copied from another zone; order and spacing are right either way. A time that falls in a
+ * daylight-saving gap moves forward an hour, one that occurs twice reads as the first (JavaScript
+ * `Date`). Undefined for anything else.
  */
 export function wallClockMs(stamp: string): number | undefined {
   const m = STAMP_RE.exec(stamp.trim())
   if (!m) return undefined
   const [, y, mo, d, h, mi, s, frac] = m
   const ms = frac ? Math.floor(Number(frac.padEnd(6, '0')) / 1000) : 0
-  const t = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s), ms)
+  const t = new Date(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s), ms).getTime()
   return Number.isNaN(t) ? undefined : t
 }
 

@@ -3,6 +3,8 @@
  * count is taken from an independent reading of the raw `.aider.chat.history.md` here, never from
  * Sepia: `# aider chat started at` lines, runs of `####` lines (prompts; commands start with `/`
  * or `!`), `> Tokens:` lines and their `Cost: $X message` amounts, `^C KeyboardInterrupt` lines.
+ * Aider's stamps carry no zone and are read as the local time of the machine reading them: the
+ * file runs in UTC (`TZ`) so its goldens hold on any machine, and one test reads in Asia/Tokyo.
  */
 import { cpSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -12,10 +14,21 @@ import { expectGolden, REPO_ROOT } from '../../../../tests/helpers/golden'
 import { runCli } from '../../../../tests/helpers/cli-run'
 import { snapshotTree } from '../../../../tests/helpers/snapshot'
 import { readHomeOf } from '../../../../tests/builders/testing'
+import { useEnv } from '../../../../tests/helpers/temp'
 import { aider } from '.'
 
 const ROOT = join(REPO_ROOT, 'fixtures', 'public-real', 'aider')
 const CASES = ['zen-mcp-interrupted', 'afi-core-gpt4o', 'monochromatic-qwen-windows']
+useEnv(() => ({ TZ: 'UTC' }))
+
+/** `YYYY-MM-DD HH:MM:SS[.ffffff]` as the local time of this process's zone, read here without Sepia. */
+function localMs(stamp: string): number {
+  const [date, time] = stamp.split(' ')
+  const [y, mo, d] = date!.split('-').map(Number)
+  const [hms, frac] = time!.split('.')
+  const [h, mi, sec] = hms!.split(':').map(Number)
+  return new Date(y!, mo! - 1, d, h, mi, sec, frac ? Number(frac.slice(0, 3).padEnd(3, '0')) : 0).getTime()
+}
 
 /** The folder under `dir` holding `.aider.chat.history.md` (depth-first). */
 function projectOf(dir: string): string {
@@ -104,8 +117,7 @@ describe('aider public-real histories', () => {
         expect(s.workingDirectory).toBe(dir)
         expect(s.diagnostics.filter((d) => d.severity !== 'info')).toEqual([])
         expect(s.metadata.aiderStartedAt).toBe(r.stamp)
-        const [date, time] = r.stamp.split(' ')
-        expect(s.createdAt).toBe(Date.parse(`${date}T${time}Z`))
+        expect(s.createdAt).toBe(localMs(r.stamp))
         expect(s.nodes.filter((n) => n.role === 'user').map((n) => n.content)).toEqual(r.prompts)
         expect(s.nodes.filter((n) => n.event === 'command')).toHaveLength(r.commands)
         expect(s.nodes.filter((n) => n.event === 'interrupted')).toHaveLength(r.interrupts)
@@ -126,13 +138,30 @@ describe('aider public-real histories', () => {
   it('afi-core-gpt4o: prompts get the time of their .aider.input.history entry; the entries become promptHistory', async () => {
     const home = join(ROOT, 'afi-core-gpt4o', 'home')
     const input = readFileSync(join(projectOf(home), '.aider.input.history'), 'utf8')
-    const stamps = [...input.matchAll(/^# (\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d)\.(\d+)$/gm)].map((m) => Date.parse(`${m[1]}T${m[2]}.${m[3]!.slice(0, 3)}Z`))
+    const stamps = [...input.matchAll(/^# (\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+)$/gm)].map((m) => localMs(m[1]!))
     const read = await readHomeOf(aider, home)
     const timed = read.sessions.flatMap((s) => s.nodes).filter((n) => (n.role === 'user' || n.event === 'command') && n.createdAt !== undefined)
     expect(timed.length).toBeGreaterThan(0)
     for (const n of timed) expect(stamps).toContain(n.createdAt)
     const histories = read.sessions.flatMap((s) => s.promptHistory ?? [])
     expect(histories).toHaveLength(stamps.length)
+  })
+
+  it('stamps are the local time of the machine reading them: in Asia/Tokyo a session starts 9 hours before the same wall clock in UTC', async () => {
+    const home = join(ROOT, 'zen-mcp-interrupted', 'home')
+    const raw = rawSessions(join(projectOf(home), '.aider.chat.history.md'))
+    const before = process.env.TZ
+    process.env.TZ = 'Asia/Tokyo' // +09:00 all year (no daylight saving)
+    try {
+      const read = await readHomeOf(aider, home)
+      const got = read.sessions.map((s) => s.createdAt).sort()
+      const want = raw.map((r) => Date.parse(`${r.stamp.replace(' ', 'T')}+09:00`)).sort()
+      expect(want.every((t) => Number.isFinite(t))).toBe(true)
+      expect(got).toEqual(want)
+      expect(read.sessions[0]!.metadata.timeZone).toMatch(/local time of the machine reading it/)
+    } finally {
+      process.env.TZ = before ?? 'UTC'
+    }
   })
 
   it('monochromatic-qwen-windows: the model of each reply follows the "Main model:" / "Model:" lines', async () => {

@@ -16,7 +16,9 @@
  * - `ai_output`: the reply text, not prefixed; everything else (inside fenced code too) is
  *   assistant text.
  * Times: the header stamp is the session start; a prompt gets the time of its matching
- * `.aider.input.history` entry. Both are local wall-clock stamps read as UTC (`./history.ts`).
+ * `.aider.input.history` entry. Both are local wall-clock stamps with no zone (Aider writes
+ * `datetime.now()`), read as the local time of the machine reading them (`./history.ts`
+ * `wallClockMs`); `metadata.timeZone` says so.
  * Problems (a file cut mid-line, a header whose stamp does not parse, NUL bytes) are diagnostics
  * naming file and line; the rest loads.
  */
@@ -113,7 +115,7 @@ export async function readAiderSession(ref: StoreRef, _ctx: ReadContext): Promis
   const nextAt = next?.stamp !== undefined ? wallClockMs(next.stamp) : undefined
   if (startedAt !== undefined) session.createdAt = startedAt
   session.metadata.aiderStartedAt = block.stamp
-  session.metadata.timeZone = 'unrecorded (Aider writes local wall-clock time; read as UTC)'
+  session.metadata.timeZone = 'unrecorded (Aider writes local wall-clock time; read as the local time of the machine reading it)'
   if (block.stamp === undefined) {
     if (isHeaderLine(history, block.startLine)) addDiagnostic(session, { severity: 'warning', path, line: block.startLine, message: 'the "aider chat started at" header has no readable date' })
     else addDiagnostic(session, { severity: 'info', path, line: 1, message: 'text before the first "aider chat started at" header, read as a session of its own' })

@@ -8,6 +8,7 @@
  * This module turns one line into the records it can read plus at most one problem report.
  */
 import { cutOutsideSecrets } from '../../secrets/mask'
+import { plural } from '../../../shared/plural'
 
 /** One JSON object read from a line. */
 export type RawRecord = Record<string, unknown>
@@ -187,7 +188,7 @@ export function parseLine(raw: string): ParsedLine {
     return { records: [], problem: { severity: 'error', message: `line is not valid JSON (${why}): ${preview(text)}; skipped` } }
   }
   if (s.bad > 0) {
-    const message = `line holds ${s.records.length} readable record(s) and ${s.bad} unreadable part(s); the readable ones were kept`
+    const message = `line holds ${plural(s.records.length, 'readable record')} and ${plural(s.bad, 'unreadable part')}; the readable ones were kept`
     return { records: s.records, problem: { severity: 'error', message: [message, ...notes].join('; ') } }
   }
   notes.unshift(`${s.records.length} records were glued on one line; each was read`)

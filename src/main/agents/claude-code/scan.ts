@@ -18,6 +18,7 @@ import { METADATA_TYPES, SessionFacts } from './facts'
 import { parseLine } from './parse'
 import type { Transcript } from './transcript'
 import { FORMAT_INLINE_SIDECHAIN, inlineThreadHint, inlineThreadsHint, ThreadMembers } from './sidechain'
+import { plural } from '../../../shared/plural'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 /** Broken parent links reported one by one before the rest are summed up. */
@@ -172,14 +173,14 @@ export async function scanTranscript(ref: StoreRef, session: Session, t: Transcr
     o.diag({ severity: 'warning', path, message: `${broken.length - MAX_LINK_DIAGNOSTICS} more parentUuid links name no record` })
   }
   if (counters.noType > 0) {
-    o.diag({ severity: 'warning', path, message: `${counters.noType} record(s) have no "type"; read by message.role (Claude Code itself does not load them)` })
+    o.diag({ severity: 'warning', path, message: `${plural(counters.noType, 'record has', 'records have')} no "type"; read by message.role (Claude Code itself does not load ${counters.noType === 1 ? 'it' : 'them'})` })
   }
   if (!o.isSub && !UUID.test(ref.sessionId)) {
     o.diag({ severity: 'info', path, message: `file name "${basename(path)}" is not a UUID; Claude Code cannot resume this session by id` })
   }
   if (facts.otherSessionIds.size > 0) {
     const n = [...facts.otherSessionIds.values()].reduce((a, b) => a + b, 0)
-    o.diag({ severity: 'info', path, message: `${n} record(s) carry a sessionId other than the file name's (${[...facts.otherSessionIds.keys()].slice(0, 3).join(', ')})` })
+    o.diag({ severity: 'info', path, message: `${plural(n, 'record carries', 'records carry')} a sessionId other than the file name's (${[...facts.otherSessionIds.keys()].slice(0, 3).join(', ')})` })
   }
 
   if (facts.cwd !== undefined) session.workingDirectory = facts.cwd

@@ -10,6 +10,7 @@
  */
 import { addDiagnostic, finishSession, newSession, NodeTotalsBuilder } from '../../ir/build'
 import type { NodeStream, ReadContext, StoreRef, StreamedSession } from '../types'
+import { isProblem } from '../../../shared/ir'
 import { inlineCallLinks, isRealModel, isSubagentRef, noteChildCall, subagentFields, subagentIdsOf } from './read'
 import { inlineThreadsHint } from './sidechain'
 import { scanTranscript } from './scan'
@@ -45,11 +46,14 @@ async function pass(ref: StoreRef, out: NodeStream, window: StreamWindow, holdUn
   )
   let kept = 0
   let dropped = 0
+  let droppedProblems = 0
   const facts = await scanTranscript(ref, session, t, {
     isSub,
     diag: (d) => {
-      if (d.severity !== 'info' && kept++ >= out.maxDiagnostics) dropped++
-      else addDiagnostic(session, d)
+      if (d.severity !== 'info' && kept++ >= out.maxDiagnostics) {
+        dropped++
+        if (isProblem(d)) droppedProblems++
+      } else addDiagnostic(session, d)
     },
     beforeLine: (lineNo, offset) => t.advance(lineNo, offset),
     model: () => model,
@@ -61,6 +65,7 @@ async function pass(ref: StoreRef, out: NodeStream, window: StreamWindow, holdUn
   }
   finishSession(session, totals.totals)
   const result: StreamedSession = { session, nodeCount: t.released, totals: totals.totals, droppedDiagnostics: dropped }
+  if (droppedProblems > 0) result.droppedProblems = droppedProblems
   if (byCall.size > 0) result.callLinks = byCall
   return { result, late: t.late }
 }

@@ -74,7 +74,7 @@ describe('seed000 home in the library', () => {
       `${SEED000.lead}.json`, `${SEED000.lead}.messages.json`, 'session-search.db', 'hooks.jsonl',
     ])
     expect(lead.diagnostics.map((d) => d.message)).toEqual([
-      '3 turn(s) missing from the transcript were recovered from hooks.jsonl and session-search.db; they are marked as recovered.',
+      '3 turns missing from the transcript were recovered from hooks.jsonl and session-search.db; they are marked as recovered.',
     ])
   })
 

@@ -21,7 +21,7 @@ const WANT: Record<string, { roles?: string; paired?: number; id?: string; cwd?:
   '05-session-meta-payload-without-originator': { diagnostics: [cannotResume('originator')] },
   '06-session-meta-payload-without-cli-version': { diagnostics: [cannotResume('cli_version')] },
   '09-session-meta-payload-without-id-and-session-id': { id: '01a22b3e-246d-77a9-bddf-04e5577c10b1', diagnostics: [cannotResume('id')] },
-  '10-no-top-level-timestamp-on-any-line': { diagnostics: [[undefined, 'info', '5 line(s) have no timestamp; Codex does not load them']] },
+  '10-no-top-level-timestamp-on-any-line': { diagnostics: [[undefined, 'info', '5 lines have no timestamp; Codex does not load them']] },
   '12-no-session-meta-line': { id: '01a22b3e-430f-728b-9081-f52b28addfdc', cwd: null, diagnostics: [[undefined, 'info']] },
   '13-only-the-session-meta-line': { roles: '', paired: 0 },
   '14-function-call-without-its-output': { roles: 'user,assistant,assistant', paired: 0 },

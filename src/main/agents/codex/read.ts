@@ -22,6 +22,7 @@ import type { ReadContext, StoreRef } from '../types'
 import { SessionFacts } from './facts'
 import { RolloutBuilder } from './items'
 import { FILE_UUID, type Json, isoToMs, num, obj, parseRolloutLine, str } from './records'
+import { plural } from '../../../shared/plural'
 
 /** Store generation of a rollout file. */
 export const FORMAT = 'codex-rollout'
@@ -144,7 +145,7 @@ function reportShape(session: Session, path: string, facts: SessionFacts, outcom
       info(`the file name's UUID ${fileId} differs from session_meta id ${metaId}; the session_meta id is used`)
     }
   }
-  if (facts.untimedLines > 0) info(`${facts.untimedLines} line(s) have no timestamp; Codex does not load them`)
+  if (facts.untimedLines > 0) info(`${plural(facts.untimedLines, 'line has', 'lines have')} no timestamp; Codex does not load ${facts.untimedLines === 1 ? 'it' : 'them'}`)
   if (!name.startsWith('rollout-')) info(`file name "${name}" does not start with "rollout-"; Codex cannot find it by id`)
   if (outcome === 'unresolved') {
     info(`the rollout copies history of ${facts.ancestorIds.join(', ')} without turn markers; copied turns are shown as this session's own`)

@@ -36,7 +36,7 @@ describe('cursor-agent: generated home', async () => {
       [AGENT.NESTED, 'cursor-agent-transcript'],
       [AGENT.SUB, 'cursor-agent-subagent'],
     ])
-    expect(r.discovery.map((d) => d.message)).toEqual(['1 transcript(s) belong to Cursor IDE chats and are read by the Cursor reader'])
+    expect(r.discovery.map((d) => d.message)).toEqual(['1 transcript belongs to Cursor IDE chats and is read by the Cursor reader'])
     for (const s of r.sessions) expect(s.diagnostics).toEqual([])
   })
 

@@ -20,6 +20,7 @@ import { type HomeLayout, pathApiFor } from '../../platform'
 import { ideComposerIds } from '../cursor/global'
 import type { DiscoverResult, ReadContext, StoreRef } from '../types'
 import { type AgentHints, FORMAT_STORE, FORMAT_SUBAGENT, FORMAT_TRANSCRIPT } from './refs'
+import { plural } from '../../../shared/plural'
 
 async function list(dir: string, diagnostics: Diagnostic[]): Promise<Dirent[]> {
   try {
@@ -185,6 +186,6 @@ export async function discoverCursorAgent(layout: HomeLayout, _ctx: ReadContext)
     if (t.path && !chats.has(t.id)) refs.push(await makeRef(layout.home, t.id, FORMAT_TRANSCRIPT, [t.path], { ...where, transcript: t.path }))
     for (const s of t.subagents) refs.push(await makeRef(layout.home, s.id, FORMAT_SUBAGENT, [s.path], { ...where, transcript: s.path }, t.id))
   }
-  if (ideOwned) diagnostics.push({ severity: 'info', path: p.join(layout.home, '.cursor', 'projects'), message: `${ideOwned} transcript(s) belong to Cursor IDE chats and are read by the Cursor reader`, agent: 'cursor-agent' })
+  if (ideOwned) diagnostics.push({ severity: 'info', path: p.join(layout.home, '.cursor', 'projects'), message: `${plural(ideOwned, 'transcript belongs', 'transcripts belong')} to Cursor IDE chats and ${ideOwned === 1 ? 'is' : 'are'} read by the Cursor reader`, agent: 'cursor-agent' })
   return { refs, diagnostics }
 }

@@ -28,6 +28,7 @@ import { type AgentHints, agentHints, FORMAT_TRANSCRIPT } from './refs'
 import { readMeta, walkBlobs } from './store'
 import { readTranscriptInto } from './transcript'
 import { readRegularFile } from '../../util/regular-file'
+import { plural } from '../../../shared/plural'
 
 const SECRET = /encryptionkey/i
 
@@ -93,7 +94,7 @@ function readStore(session: Session, db: string): boolean {
     const walk = walkBlobs(h.db, root)
     for (const p of walk.partial) addDiagnostic(session, { severity: 'warning', path: db, message: `${p}; the transcript is partial` })
     if (walk.partial.length) session.metadata.partial = true
-    if (walk.skipped.unreadable) skipRecord(session, { severity: 'warning', path: db, message: `${walk.skipped.unreadable} message blob(s) are not JSON; skipped` }, walk.skipped.unreadable)
+    if (walk.skipped.unreadable) skipRecord(session, { severity: 'warning', path: db, message: `${plural(walk.skipped.unreadable, 'message blob is', 'message blobs are')} not JSON; skipped` }, walk.skipped.unreadable)
     if (walk.skipped.notebook) session.metadata.notebookBlobs = walk.skipped.notebook
     let empty = 0
     walk.leaves.forEach((leaf, i) => {

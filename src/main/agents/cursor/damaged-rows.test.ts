@@ -59,12 +59,12 @@ describe('cursor: a damaged row is named, the rest loads (issue 16)', async () =
 
   it('a workspace chat-pane key cut short: the row id, the key and the 2 chats it holds', async () => {
     const h = home('legacy-ws', (db) => db.prepare('UPDATE ItemTable SET key = ? WHERE key = ?').run('workbench.pan', PANE_KEY))
-    await expectNamed(h, [OLD.tab1, OLD.tab2], /^ItemTable row \d+ \(key "workbench\.pan"\) holds 2 Cursor chat\(s\) under a key Cursor does not use/)
+    await expectNamed(h, [OLD.tab1, OLD.tab2], /^ItemTable row \d+ \(key "workbench\.pan"\) holds 2 Cursor chats under a key Cursor does not use/)
   })
 
   it('a workspace chat-pane key set to NULL or to bytes: a row whose key is not text', async () => {
     const nul = home('legacy-ws', (db) => db.prepare('UPDATE ItemTable SET key = NULL WHERE key = ?').run(PANE_KEY))
-    await expectNamed(nul, [OLD.tab1, OLD.tab2], /^ItemTable row \d+ has NULL as its key, not text .*it holds 2 chat\(s\), not listed/)
+    await expectNamed(nul, [OLD.tab1, OLD.tab2], /^ItemTable row \d+ has NULL as its key, not text .*it holds 2 chats, not listed/)
     const blob = home('legacy-ws', (db) => db.prepare('UPDATE ItemTable SET key = ? WHERE key = ?').run(Buffer.concat([Buffer.from(PANE_KEY), Buffer.from([0xff, 0xc3, 0x28])]), PANE_KEY))
     await expectNamed(blob, [OLD.tab1, OLD.tab2], /^ItemTable row \d+ has a \d+-byte BLOB as its key/)
   })
@@ -146,7 +146,7 @@ describe('cursor: a damaged row is named, the rest loads (issue 16)', async () =
     expect(viaTable.filter((k) => !viaIndex.includes(k)).sort()).toEqual([`composerData:${OLD.inline1}`, key].sort())
     expect(probe.pragma('quick_check', { simple: true })).toBe('ok')
     probe.close()
-    await expectNamed(h, [OLD.inline1, OLD.inline2], /^the database is damaged: the cursorDiskKV key index lacks 2 composerData row\(s\) the table holds .*; 2 chat\(s\) may be missing$/)
+    await expectNamed(h, [OLD.inline1, OLD.inline2], /^the database is damaged: the cursorDiskKV key index lacks 2 composerData rows the table holds .*; 2 chats may be missing$/)
   })
 
   it('the undamaged fixture gets none of these warnings', async () => {

@@ -16,6 +16,7 @@ import { statSync } from 'node:fs'
 import type { Diagnostic } from '../../../shared/ir'
 import { arr, decodeCell, type Json, num, obj, str, text } from './common/json'
 import { withSnapshot, type StoreSnapshot } from './common/snapshot'
+import { plural } from '../../../shared/plural'
 import { reportStrayChatRows } from './item-rows'
 
 /** What discovery knows about one `composerData:<id>` row. */
@@ -200,7 +201,7 @@ function reportIndexDamage(s: StoreSnapshot, db: string, seen: Set<string>, diag
   }
   if (!missing.length) return
   const shown = missing.slice(0, 5).join(', ') + (missing.length > 5 ? ', …' : '')
-  diagnostics.push({ severity: 'warning', path: db, message: `the database is damaged: the cursorDiskKV key index lacks ${missing.length} composerData row(s) the table holds (${shown}); ${missing.length} chat(s) may be missing`, agent: 'cursor' })
+  diagnostics.push({ severity: 'warning', path: db, message: `the database is damaged: the cursorDiskKV key index lacks ${plural(missing.length, 'composerData row')} the table holds (${shown}); ${plural(missing.length, 'chat')} may be missing`, agent: 'cursor' })
 }
 
 /**

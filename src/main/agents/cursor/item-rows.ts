@@ -14,6 +14,7 @@
 import type Database from 'better-sqlite3'
 import type { Diagnostic } from '../../../shared/ir'
 import { arr, decodeCell, obj, str } from './common/json'
+import { plural } from '../../../shared/plural'
 import { chatTabs, composerList, inlineMessages, tabId } from './workspaces'
 
 /** The keys the readers take chat data from (workspace and very old global `ItemTable`). */
@@ -66,10 +67,10 @@ export function reportStrayChatRows(db: Database.Database, path: string, diagnos
       const chats = r.value === null ? 0 : chatCount(decodeCell(r.value).value)
       const key = showKey(r.key, r.keyType)
       if (r.keyType !== 'text') {
-        const hides = chats > 0 ? `; it holds ${chats} chat(s), not listed` : ''
+        const hides = chats > 0 ? `; it holds ${plural(chats, 'chat')}, not listed` : ''
         diagnostics.push({ severity: 'warning', path, message: `ItemTable row ${r.rowid} has ${key} as its key, not text (a damaged row); skipped${hides}`, agent: 'cursor' })
       } else if (chats > 0) {
-        diagnostics.push({ severity: 'warning', path, message: `ItemTable row ${r.rowid} (key ${key}) holds ${chats} Cursor chat(s) under a key Cursor does not use (a damaged key?); they are not listed`, agent: 'cursor' })
+        diagnostics.push({ severity: 'warning', path, message: `ItemTable row ${r.rowid} (key ${key}) holds ${plural(chats, 'Cursor chat')} under a key Cursor does not use (a damaged key?); ${chats === 1 ? 'it is' : 'they are'} not listed`, agent: 'cursor' })
       }
     }
   } catch (e) {

@@ -17,6 +17,7 @@ import type { StoreSnapshot } from './common/snapshot'
 import { bubbleTime, bubbleToNodes } from './bubble'
 import { applyComposer, configuredModel } from './composer'
 import { FORMAT_HEADERS, FORMAT_INLINE } from './refs'
+import { plural } from '../../../shared/plural'
 
 /** One composer's bubble rows, by key range (`bubbleId:<id>:` … `bubbleId:<id>;`). */
 export const BUBBLES_SQL = 'SELECT key, typeof(value) AS t, value, rowid AS r FROM cursorDiskKV WHERE key >= ? AND key < ?'
@@ -88,7 +89,7 @@ function headerNodes(session: Session, s: StoreSnapshot, db: string, id: string,
   const orphans = rows.size - used.size
   if (orphans > 0) {
     session.metadata.orphanBubbles = orphans
-    addDiagnostic(session, { severity: 'info', path: db, message: `${orphans} bubble row(s) of composer ${id} are not in its header list (edits, retries); not shown` })
+    addDiagnostic(session, { severity: 'info', path: db, message: `${plural(orphans, 'bubble row', 'bubble rows')} of composer ${id} ${orphans === 1 ? 'is' : 'are'} not in its header list (edits, retries); not shown` })
   }
   return nodes
 }

@@ -23,6 +23,7 @@ import { toolKind } from '../../ir/toolkind'
 import { usageFromMetrics } from './message'
 import { arr, isoToMs, type Json, jsonError, nonEmpty, num, obj, str } from './json'
 import { readRegularFile } from '../../util/regular-file'
+import { plural } from '../../../shared/plural'
 
 /** A loaded ATIF file. */
 export interface Atif {
@@ -66,7 +67,7 @@ function salvage(path: string, text: string, error: string): Atif {
       // root header unreadable: keep the steps only
     }
   }
-  return { path, root, steps, problem: { severity: 'warning', path, message: `ATIF transcript is cut short or malformed (${error}); ${steps.length} complete step(s) used` } }
+  return { path, root, steps, problem: { severity: 'warning', path, message: `ATIF transcript is cut short or malformed (${error}); ${plural(steps.length, 'complete step')} used` } }
 }
 
 /** Text and non-text blocks of an ATIF `message`/`content` (string or ContentPart[]). */

@@ -149,7 +149,7 @@ describe('devin main home', () => {
     expect(s.nodes.find((n) => n.nodeId === '6')!.parentNodeId).toBe('3')
     expect(s.title).toBe('check the build')
     expect(s.diagnostics.map((d) => [d.severity, d.message])).toEqual([
-      ['warning', 'ATIF transcript is cut short or malformed (invalid JSON at character 954); 3 complete step(s) used'],
+      ['warning', 'ATIF transcript is cut short or malformed (invalid JSON at character 954); 3 complete steps used'],
       ['warning', 'message_nodes row_id 43 (node_id 2): metadata is not valid JSON (invalid JSON at character 1); ignored'],
       ['error', 'message_nodes row_id 45 (node_id 4): chat_message is not valid JSON (invalid JSON at character 1); message skipped, the chain continues past it'],
       ['error', 'message_nodes row_id 46 (node_id 5): chat_message is null, not a JSON object; message skipped, the chain continues past it'],

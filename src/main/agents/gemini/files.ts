@@ -18,6 +18,7 @@ import type { ConversationLog } from './log'
 import type { Json } from './values'
 import { obj, plainText, str } from './values'
 import { readRegularFile } from '../../util/regular-file'
+import { plural } from '../../../shared/plural'
 
 /** A problem found while reading one file. */
 export type FileProblem = Omit<Diagnostic, 'sessionId' | 'agent'>
@@ -110,7 +111,7 @@ function salvageLegacy(text: string, path: string, log: ConversationLog, reason:
     }
   }
   const offset = salvaged?.errorOffset !== undefined && at ? at.index + at[0].length - 1 + salvaged.errorOffset : text.length
-  return [{ severity: 'error', path, line: lineAt(text, offset), message: `the file is not valid JSON (${reason}); kept ${kept} message(s) before the damage` }]
+  return [{ severity: 'error', path, line: lineAt(text, offset), message: `the file is not valid JSON (${reason}); kept ${plural(kept, 'message')} before the damage` }]
 }
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Read one Gemini CLI session (its chats file(s) plus the project files discovery listed) into
+ * Read one Gemini CLI session (its chats file or files, plus the project files discovery listed) into
  * the IR. Store facts: fixtures/real/gemini/README.md (Gemini CLI 0.61.0) and
  * google-gemini/gemini-cli packages/core/src/services/chatRecordingService.ts; see log.ts for the
  * replay rules and nodes.ts for the message shapes.

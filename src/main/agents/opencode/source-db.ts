@@ -17,6 +17,7 @@ import type Database from 'better-sqlite3'
 import { columnNames, tableNames, withStoreDb } from './db'
 import type { Problem, StoredMessage, StoredPart, StoredSession } from './store'
 import { type Json, byId, byTimeThenId, obj, parseJson, str, timeOf, toMs } from './values'
+import { plural } from '../../../shared/plural'
 
 /** A session as discovery lists it. */
 export interface DbSessionEntry {
@@ -124,9 +125,9 @@ function loadParts(db: Database.Database, path: string, sessionId: string, messa
     m.parts.push(p)
   }
   for (const m of messages) m.parts = byId(m.parts)
-  if (ofSkipped) problems.push({ severity: 'info', path, message: `table part: ${ofSkipped} row(s) belong to the skipped message row(s) and are skipped too` })
+  if (ofSkipped) problems.push({ severity: 'info', path, message: `table part: ${plural(ofSkipped, 'row belongs', 'rows belong')} to skipped message rows and ${ofSkipped === 1 ? 'is' : 'are'} skipped too` })
   if (orphans.length) {
-    problems.push({ severity: 'warning', path, message: `table part: ${orphans.length} row(s) name a message that is not in this session (${orphans.slice(0, 3).join(', ')}); skipped` })
+    problems.push({ severity: 'warning', path, message: `table part: ${plural(orphans.length, 'row names', 'rows name')} a message that is not in this session (${orphans.slice(0, 3).join(', ')}); skipped` })
   }
 }
 
@@ -154,7 +155,7 @@ export function loadDbSession(path: string, sessionId: string): StoredSession | 
       const n = (db.prepare('SELECT count(*) AS n FROM session_message WHERE session_id = ?').get(sessionId) as Json).n
       if (typeof n === 'number' && n > 0) {
         s.extra.sessionMessageRows = n
-        problems.push({ severity: 'info', path, message: `table session_message holds ${n} row(s) for this session (OpenCode's V2 projection), which Sepia does not read yet` })
+        problems.push({ severity: 'info', path, message: `table session_message holds ${plural(n, 'row')} for this session (OpenCode's V2 projection), which Sepia does not read yet` })
       }
     }
     return s

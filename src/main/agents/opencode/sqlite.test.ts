@@ -59,8 +59,8 @@ describe('opencode-family SQLite stores', () => {
     expect(s.diagnostics.map((d) => [d.severity, d.message.replace(/ \(.*$/, '')])).toEqual([
       ['error', 'table message, row msg_22b465ad3001F6jrVTxJbDkKwP: "data" is not valid JSON; the message is skipped'],
       ['error', 'table part, row prt_22b4653390011tfQyjR5jX3rdn: "data" is not valid JSON; the part is skipped'],
-      ['info', 'table part: 3 row(s) belong to the skipped message row(s) and are skipped too'],
-      ['warning', 'table part: 1 row(s) name a message that is not in this session'],
+      ['info', 'table part: 3 rows belong to skipped message rows and are skipped too'],
+      ['warning', 'table part: 1 row names a message that is not in this session'],
     ])
     for (const d of s.diagnostics) expect(d).toMatchObject({ path: db, sessionId: TOOLS, agent: 'opencode' })
     const first = s.nodes.find((n) => n.role === 'assistant')!

@@ -15,6 +15,7 @@ import { isRecord } from '../../../util/json'
 import { readLines } from '../../../util/lines'
 import { num } from '../common'
 import { makeSecondaryRow, type SecondaryRow } from '../timeline/rows'
+import { plural } from '../../../../shared/plural'
 
 /** The source name input-history rows carry (`recovered.source`). */
 export const INPUT_HISTORY_SOURCE = 'user_input_history.jsonl'
@@ -55,7 +56,7 @@ export async function inputHistoryRows(path: string, agent: AgentId): Promise<Se
       makeSecondaryRow({
         agent,
         turnType: 'system',
-        text: `parser: ${path} has ${bad.length} bad line(s) (line ${bad.join(', ')}); skipped, and no prompt's time is known`,
+        text: `parser: ${path} has ${plural(bad.length, 'bad line')} (${bad.length === 1 ? 'line' : 'lines'} ${bad.join(', ')}); skipped, and no prompt's time is known`,
         sourceFile: path,
         sourceLine: bad[0]!,
         recovered,

@@ -16,6 +16,7 @@ import { dropDuplicates } from './dedup'
 import type { RecoveredHints } from './discover'
 import { HOOKS_SOURCE, hookRowsAt } from './hooks-log'
 import { SEARCH_SOURCE, sessionDocRows } from './search-rows'
+import { plural } from '../../../../shared/plural'
 
 /**
  * Add to an SDK session the turns its secondary sources hold and its transcript lacks. `messages`
@@ -67,7 +68,7 @@ export async function addRecoveredTurns(
   addDiagnostic(session, {
     severity: 'info',
     path: kept[0]!.sourceFile,
-    message: `${kept.length} turn(s) missing from the transcript were recovered from ${sources}; they are marked as recovered.`,
+    message: `${plural(kept.length, 'turn')} missing from the transcript ${kept.length === 1 ? 'was' : 'were'} recovered from ${sources}; ${kept.length === 1 ? 'it is' : 'they are'} marked as recovered.`,
   })
 }
 

@@ -124,7 +124,7 @@ describe('user_input_history.jsonl', () => {
     expect((await inputHistoryRows(bad, 'cline')).map((r) => [r.turnType, r.text, r.timestampUtc ?? null])).toEqual([
       ['user', 'a', null],
       ['user', 'b', null],
-      ['system', `parser: ${bad} has 1 bad line(s) (line 2); skipped, and no prompt's time is known`, null],
+      ['system', `parser: ${bad} has 1 bad line (line 2); skipped, and no prompt's time is known`, null],
     ])
   })
 })

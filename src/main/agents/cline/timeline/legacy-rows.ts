@@ -9,7 +9,7 @@
  *   tool/command/use_mcp_server (say or ask) → tool_use; command_output/mcp_server_response →
  *   tool_result; everything else (error, api_req_*, checkpoints...) → system. tool_name is
  *   ClineSayTool.tool or use_mcp_server.toolName (else the record's own type for a command);
- *   tool_use_id is the record's ts; text is its text, with ` | [N image(s)]` when it has images.
+ *   tool_use_id is the record's ts; text is its text, with ` | [1 image]` / ` | [N images]` when it has images.
  * - Without `ui_messages.json`, one row per content block of `api_conversation_history.json`,
  *   with the XML tool calls inside assistant text as tool_use rows (`attempt_completion`,
  *   `ask_followup_question`, `plan_mode_respond`: assistant rows with their text), `<thinking>`
@@ -32,6 +32,7 @@ import { CONVERSATIONAL_TAGS, isInjectedText, parseAssistantText, RESULT_HEADER 
 import { firstTaskText } from '../legacy-ui'
 import { contentText, inputText, makeRow, pairs } from './rows'
 import { readRegularFile } from '../../../util/regular-file'
+import { plural } from '../../../../shared/plural'
 
 const USER = new Set(['task', 'user_feedback'])
 const ASSISTANT = new Set(['text', 'completion_result', 'followup', 'plan_mode_respond', 'act_mode_respond'])
@@ -90,7 +91,7 @@ function uiRow(m: unknown, i: number, base: Base, file: string, modelAt: (ts?: n
   const info = isRecord(m.modelInfo) ? m.modelInfo : undefined
   let text = typeof m.text === 'string' ? m.text : ''
   const images = Array.isArray(m.images) ? m.images.length : 0
-  if (images) text = `${text} | [${images} image(s)]`
+  if (images) text = `${text} | [${plural(images, 'image')}]`
   let toolName = ''
   if (turnType === 'tool_use' || turnType === 'tool_result') {
     const j = typeof m.text === 'string' ? tryParseJson(m.text) : undefined

@@ -140,7 +140,7 @@ describe('Cline timeline of the seed000 home', () => {
       [1760000001200, 'permission mode: act -> plan'],
       [1760000001600, 'model: claude-sonnet-4-5 -> claude-opus-4-5 model_provider_id=anthropic mode=plan'],
     ])
-    expect(rows.find((r) => r.sourceLine === 1)!.text).toBe('fix tests | [1 image(s)]')
+    expect(rows.find((r) => r.sourceLine === 1)!.text).toBe('fix tests | [1 image]')
     const orphan = (await timeline(SEED_HOME, { sessionId: SEED000.orphanTask })).rows
     expect(orphan.map((r) => r.text)).toEqual(['task history: write the README (task folder is gone) tokens_in=900 tokens_out=300 cost=0.02'])
   })

@@ -51,6 +51,25 @@ describe('SessionActions', () => {
     expect(none).not.toContain('data-testid="checkpoints-button"')
   })
 
+  it('offers no Continue in… for a session with no messages, and says why in plain words', async () => {
+    const empty: Session = {
+      ...kitchenSink(),
+      id: 'empty-1',
+      agent: 'gemini',
+      nodes: [{ nodeId: 'w1', role: 'system', content: 'Hook(s) [x] failed for event SessionEnd.', isMeta: true }],
+    }
+    const html = await render(empty, lib({ claude: true, cline: true }, false))
+    expect(html).not.toContain('data-testid="continue-in"')
+    expect(html).toContain('data-testid="nothing-to-continue"')
+    expect(html).toContain('This session has no messages, so there is nothing to continue in another agent.')
+    // With nothing to write elsewhere there is nothing to explain either.
+    expect(await render(empty, lib({ claude: false, cline: false }, false))).not.toContain('nothing-to-continue')
+    // A listed session the library counts messages for keeps the button while its nodes load.
+    const listed = lib({ claude: true, cline: true }, false)
+    listed.sessions = [summary('empty-1', { agent: 'gemini', messageCount: 3 })]
+    expect(await render({ ...empty, nodes: [] }, listed)).toContain('data-testid="continue-in"')
+  })
+
   it('says how many secrets are hidden, with a Reveal button', async () => {
     const html = await render({ ...kitchenSink(), maskedSecrets: 3 }, lib({ claude: false, cline: false }, false))
     expect(html).toContain('data-testid="secrets-banner"')

@@ -100,6 +100,43 @@ describe('getSessionPage from prefix reads', () => {
     await lib.close()
   })
 
+  it('a page with a call that has no result in its prefix waits for the whole read', async () => {
+    const home = join(temp('sepia-prefix-pending-'), 'home')
+    const dir = join(home, '.claude/projects/-tmp-pending')
+    mkdirSync(dir, { recursive: true })
+    const id = 'dddddddd-0000-4000-8000-000000000001'
+    const lines: string[] = []
+    let parent: string | null = null
+    const filler = 'p'.repeat(1500)
+    const unanswered = 300
+    for (let i = 0; i < 2000; i++) {
+      const u = (k: number): string => `dddddddd-${String(k).padStart(4, '0')}-4000-8000-${String(i).padStart(12, '0')}`
+      const at = new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString()
+      const push = (r: Record<string, unknown>): void => {
+        lines.push(JSON.stringify({ parentUuid: parent, cwd: '/tmp/pending', sessionId: id, timestamp: at, ...r }))
+        parent = r.uuid as string
+      }
+      push({ type: 'user', uuid: u(1), message: { role: 'user', content: `turn ${i} ${filler}` } })
+      push({ type: 'assistant', uuid: u(2), message: { id: `msg_${i}`, role: 'assistant', model: 'claude-test', content: [{ type: 'tool_use', id: `toolu_${i}`, name: 'Bash', input: { command: `echo ${i}` } }] } })
+      if (i !== unanswered) push({ type: 'user', uuid: u(3), message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_${i}`, content: `out ${i} ${filler}` }] } })
+    }
+    writeFileSync(join(dir, `${id}.jsonl`), lines.join('\n') + '\n')
+    const held = gate()
+    const lib = new LibraryService(await openHomes([home]), AGENTS, ctx, { workers: 0, prefix: { minSize: 0, headBytes: 64 << 10, wholeReadAfter: held.wait } })
+    await lib.load()
+    // Node 3 * 300 is the call left unanswered; the pages before it come from prefixes.
+    const before = await lib.getSessionPage('claude-code', id, { offset: 600, limit: 100 })
+    expect(before.partial).toBe(true)
+    const pending = await lib.getSessionPage('claude-code', id, { offset: 880, limit: 40 })
+    expect(pending.partial).toBeUndefined()
+    const call = pending.nodes.find((n) => n.toolCalls?.[0]?.id === `toolu_${unanswered}`)!
+    expect(call.toolCalls![0]!.status).toBe('pending')
+    held.open()
+    const want = await wholePages(home, id, [600], 100)
+    expect(before.nodes).toEqual(want.get(600)!.nodes)
+    await lib.close()
+  })
+
   it('answers a page past the 4 MB head of a generated session without the whole read, masked', async () => {
     const home = join(temp('sepia-prefix-gen-'), 'home')
     const dir = join(home, '.claude/projects/-tmp-gen')

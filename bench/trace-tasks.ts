@@ -8,7 +8,10 @@
  * events' `dur` (wall µs, trace clock), self time of each kind (its children's time taken out);
  * `cpu` is the task's `tdur` (thread time): on a loaded machine a task's wall time is mostly
  * waiting for a core. With the bench's phase marks in the trace (`TimeStamp` events), each task is
- * prefixed by the phase it started in (`[wheel 1]`: the wheel steps after the first jump).
+ * prefixed by the phase it started in (`[wheel 1]`: the wheel steps after the first jump). Then,
+ * from the same marks and the page's network events (`ResourceSendRequest`/`ResourceFinish` of
+ * `/api/getSessionPage`), how long the first jumps' phases lasted and the slowest page answer
+ * asked for in each: a wheel phase lasts until the rows in view are loaded.
  */
 import { readFileSync } from 'node:fs'
 
@@ -21,7 +24,7 @@ interface TraceEvent {
   tdur?: number
   pid: number
   tid: number
-  args?: { name?: string; data?: { url?: string; functionName?: string; message?: string } }
+  args?: { name?: string; data?: { url?: string; functionName?: string; message?: string; requestId?: string; encodedDataLength?: number } }
 }
 
 const file = process.argv[2]
@@ -91,3 +94,25 @@ for (const [k, v] of [...totals].sort((x, y) => y[1] - x[1]).slice(0, 25)) proce
 const cpus = tasks.map((t) => (t.tdur ?? 0) / 1000).sort((a, b) => a - b)
 const q = (p: number): number => cpus[Math.min(cpus.length - 1, Math.floor(p * cpus.length))] ?? 0
 process.stdout.write(`\ntask cpu (thread time): total ${allCpu / 1000 | 0} ms, p95 ${q(0.95).toFixed(1)} ms, p99 ${q(0.99).toFixed(1)} ms, max ${q(1).toFixed(1)} ms, ${cpus.filter((c) => c >= 16).length} tasks >= 16 ms\n`)
+
+// How long the first phases lasted, and the page answers asked for in them (request to finish).
+const sent = new Map<string, number>()
+const answers: { ts: number; ms: number; kb: number }[] = []
+for (const e of events) {
+  const id = e.args?.data?.requestId
+  if (id === undefined) continue
+  if (e.name === 'ResourceSendRequest' && e.args?.data?.url?.includes('getSessionPage')) sent.set(id, e.ts)
+  if (e.name === 'ResourceFinish' && sent.has(id)) answers.push({ ts: sent.get(id)!, ms: (e.ts - sent.get(id)!) / 1000, kb: (e.args?.data?.encodedDataLength ?? 0) / 1000 })
+}
+const steps = phases.filter((p) => p.name !== 'sample')
+if (steps.length && answers.length) {
+  process.stdout.write(`
+first phases (ms lasted; page answers asked for in it: count, slowest ms):
+`)
+  for (let k = 0; k < Math.min(steps.length - 1, 12); k++) {
+    const from = steps[k]!.ts
+    const to = steps[k + 1]!.ts
+    const mine = answers.filter((a) => a.ts >= from && a.ts < to)
+    process.stdout.write(`  ${steps[k]!.name.padEnd(9)} ${((to - from) / 1000).toFixed(0).padStart(6)}  ${mine.length}, ${Math.max(0, ...mine.map((a) => a.ms)).toFixed(0)}\n`)
+  }
+}

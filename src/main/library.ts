@@ -11,7 +11,8 @@
  *   the stores (`src/main/live/`), so sessions being written show up without a reload.
  */
 import type Database from 'better-sqlite3'
-import { mkdtemp, open, rm, writeFile } from 'node:fs/promises'
+import { closeSync, openSync, readSync, writeSync } from 'node:fs'
+import { mkdtemp, open, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import type { AgentInfo, CredentialFile, HomeInfo, Library } from '../shared/api'
@@ -20,7 +21,7 @@ import type { ChangeSet, FindOptions, FindResult, IndexStatus, PageOptions, Sess
 import type { AgentId, Diagnostic, MessageNode, Session, SessionSummary } from '../shared/ir'
 import type { AgentDefinition, ReadContext } from './agents/types'
 import { applyLinks } from './catalog/link'
-import { DEFAULT_PAGE, findIn, pageOf, wholeNode } from './catalog/page'
+import { DEFAULT_PAGE, findIn, MAX_PAGE, pageOf, statsOf, wholeNode } from './catalog/page'
 import { Refresher, type OpenHome, type RefresherOptions, type RefreshOptions, type RefreshResult } from './catalog/refresh'
 import { openCatalog } from './catalog/schema'
 import { CatalogStore, stampOf, type CatalogSession, type ListRow } from './catalog/store'
@@ -54,6 +55,33 @@ export interface LibraryOptions {
   /** Live watching: debounce (ms) and the fallback poll interval (ms, 0 = none). */
   liveDebounceMs?: number
   livePollMs?: number
+  /**
+   * Pages of large transcripts read from a prefix of their file (see `getSessionPage`): from
+   * which file size (bytes, default 16 MiB) and the first prefix (bytes, default 4 MiB). For
+   * tests: `wholeReadAfter` holds the whole read back until it settles.
+   */
+  prefix?: { minSize?: number; headBytes?: number; wholeReadAfter?: Promise<unknown> }
+}
+
+/**
+ * A parse of the first `bytes` of a session's file (cut at a line end), `session.nodes` as the
+ * agent's reader makes them from those lines.
+ */
+interface Prefix {
+  bytes: number
+  session: Session
+  /** Bytes per ms of this read (copy and parse, beside whatever else ran on this thread). */
+  rate: number
+}
+
+/** The prefix reads of one session (by key and stamp) while its whole read runs. */
+interface PrefixState {
+  /** The latest prefix read (each one replaces the one before). */
+  latest: Promise<Prefix | undefined>
+  /** Set when the whole read ended (then pages come from it). */
+  done: boolean
+  /** When the whole read started (`performance.now()`), once it did. */
+  wholeSince?: number
 }
 
 /** Load options of {@link LibraryService.load}. */
@@ -65,9 +93,20 @@ export interface LoadOptions {
 }
 
 const MAX_CACHED_SESSIONS = 2
-/** Transcripts from this size get their first page from a head copy (see `readHead`). */
+/** Transcripts from this size get their pages from prefix reads while the whole read runs (see `getSessionPage`). */
 const HEAD_MIN_SIZE = 16 << 20
+/** The first prefix read (the head). */
 const HEAD_BYTES = 4 << 20
+/**
+ * Nodes a prefix must hold past a page's last node before the page is answered from it: a later
+ * line changes an earlier node only when it continues the same API reply (`message.id`, on
+ * adjacent lines with that reply's tool results between; seed 002 "Claude Code") or answers a
+ * tool call (checked on the page's own calls, see `settled`).
+ */
+const PREFIX_MARGIN_NODES = 200
+/** A prefix larger than this share of the file (or than PREFIX_MAX_BYTES) is not read: the page waits for the whole read. */
+const PREFIX_MAX_SHARE = 0.5
+const PREFIX_MAX_BYTES = 96 << 20
 
 /** What {@link LibraryService} `listEntries` returns: the list's entries (JSON as `M`) and the recorded extras. */
 type ListEntries<M extends string | Buffer> = { entries: { json: M; summary?: SessionSummary }[]; recorded: { diagnostics: Diagnostic[]; credentialFiles: CredentialFile[] } }
@@ -82,8 +121,8 @@ export class LibraryService {
   private backgroundKey = ''
   private readonly sessions: { key: string; stamp: string; session: Session }[] = []
   private readonly reading = new Map<string, Promise<Session>>()
-  /** Head reads (`readHead`) by session and stamp, kept while the whole session is read (`getSessionPage`). */
-  private readonly heads = new Map<string, Promise<Session | undefined>>()
+  /** Prefix reads (`readPrefix`) by session and stamp, kept while the whole session is read (`getSessionPage`). */
+  private readonly prefixes = new Map<string, PrefixState>()
   private readonly freshFor = new Set<string>()
   private live: LiveWatcher | undefined
   private liveQueued = false
@@ -386,35 +425,85 @@ export class LibraryService {
   }
 
   /**
-   * The first nodes of a large line-oriented transcript, read from a copy of the head of its file
-   * (`HEAD_BYTES`, cut at a line end) so the first screen does not wait for the whole file. Tool
-   * calls whose results lie past the cut show as pending until the whole read is done.
+   * The nodes of the first `want` bytes of a large line-oriented transcript (read on to the end
+   * of the line that holds byte `want - 1`), parsed by the agent's reader from a copy of that
+   * prefix (`copyPrefix`: memory holds the prefix's nodes, not its bytes). Undefined when the
+   * prefix would be the whole file, or on any failure (the caller then waits for the whole read).
+   * Nodes near the cut may lack what later lines add (tool results, a reply's next records):
+   * `getSessionPage` answers only pages that `settled` says are final.
    */
-  private async readHead(row: CatalogSession): Promise<Session | undefined> {
+  private async readPrefix(row: CatalogSession, want: number): Promise<Prefix | undefined> {
     const file = row.ref.files[0]
     if (!file) return undefined
-    const dir = await mkdtemp(join(tmpdir(), 'sepia-head-'))
+    let dir: string | undefined
     try {
+      const bytes = await lineEndFrom(file, want)
+      if (bytes === undefined || bytes >= row.ref.size) return undefined
+      dir = await mkdtemp(join(tmpdir(), 'sepia-head-'))
+      const since = performance.now()
       const copy = join(dir, basename(file))
-      const fh = await open(file, 'r')
-      let buf: Buffer
-      try {
-        buf = Buffer.alloc(HEAD_BYTES)
-        const { bytesRead } = await fh.read(buf, 0, HEAD_BYTES, 0)
-        buf = buf.subarray(0, bytesRead)
-      } finally {
-        await fh.close()
-      }
-      const cut = buf.lastIndexOf(0x0a)
-      if (cut <= 0) return undefined
-      await writeFile(copy, buf.subarray(0, cut + 1))
-      const session = await this.readRow(row, { ...row.ref, files: [copy, ...row.ref.files.slice(1)], size: cut + 1 })
+      copyPrefix(file, copy, bytes)
+      const session = await this.readRow(row, { ...row.ref, files: [copy, ...row.ref.files.slice(1)], size: bytes })
       session.source = { ...session.source, files: row.ref.files }
-      return session
+      return { bytes, session, rate: bytes / Math.max(1, performance.now() - since) }
     } catch {
       return undefined
     } finally {
-      await rm(dir, { recursive: true, force: true })
+      if (dir !== undefined) await rm(dir, { recursive: true, force: true })
+    }
+  }
+
+  /**
+   * A page of a large transcript from prefix reads while its whole read runs (started here once
+   * per session and stamp): the first prefix is the head (`HEAD_BYTES`); a page past it makes the
+   * next prefix, sized from the bytes per node seen so far (2 to 4 times the last, so the reads
+   * cost at most twice the largest prefix). Concurrent pages share the prefix reads, and
+   * only the latest prefix is kept. Undefined when the page must wait for the whole read: its
+   * prefix would pass `PREFIX_MAX_SHARE` of the file, the whole read is likely there first (it
+   * reads at about the last prefix read's pace, both on this thread), or the page is not final in
+   * any prefix.
+   */
+  private async pageFromPrefix(row: CatalogSession, offset: number, end: number, options: PageOptions): Promise<SessionPage | undefined> {
+    const flight = `${sessionKey(row.agent, row.sessionId)}\u0000${this.stampOf(row)}`
+    let state = this.prefixes.get(flight)
+    if (!state) {
+      const made: PrefixState = { latest: this.readPrefix(row, this.options.prefix?.headBytes ?? HEAD_BYTES), done: false }
+      state = made
+      this.prefixes.set(flight, made)
+      // Then the whole session, for the complete view; the prefixes are dropped once it is there.
+      void made.latest
+        .then(() => this.options.prefix?.wholeReadAfter)
+        .then(() => {
+          made.wholeSince = performance.now()
+          return this.readSession(row.agent, row.sessionId)
+        })
+        .catch(() => undefined)
+        .finally(() => {
+          made.done = true
+          if (this.prefixes.get(flight) === made) this.prefixes.delete(flight)
+        })
+    }
+    const most = Math.min(row.ref.size * PREFIX_MAX_SHARE, PREFIX_MAX_BYTES)
+    for (;;) {
+      const current = state.latest
+      const prefix = await current
+      if (!prefix) return undefined
+      const nodes = prefix.session.nodes
+      const verdict = settled(nodes, offset, end)
+      if (verdict === 'final') {
+        // Masked and cut as `pageOf(maskSession(whole))` would: masking is value by value.
+        const page = pageOf(maskSession({ ...prefix.session, nodes: nodes.slice(offset, end) }), { ...options, offset: 0 })
+        return { ...page, offset, totalNodes: row.nodeCount, stats: statsOf(prefix.session), partial: true }
+      }
+      if (verdict === 'never' || state.done) return undefined
+      if (state.latest === current) {
+        const perNode = nodes.length > 0 ? prefix.bytes / nodes.length : prefix.bytes
+        if (prefix.bytes >= most) return undefined
+        const next = Math.ceil(Math.min(Math.max(perNode * (end + PREFIX_MARGIN_NODES) * 1.25, prefix.bytes * 2), prefix.bytes * 4, most))
+        // The whole read, at about the same pace, is likely past `next` by now: wait for it.
+        if (state.wholeSince !== undefined && next + prefix.rate * (performance.now() - state.wholeSince) >= row.ref.size) return undefined
+        state.latest = this.readPrefix(row, next)
+      }
     }
   }
 
@@ -429,30 +518,23 @@ export class LibraryService {
     return options?.reveal === true ? session : maskSession(session)
   }
 
-  /** One page of a session (see `SepiaApi.getSessionPage`), secrets masked. */
+  /**
+   * One page of a session (see `SepiaApi.getSessionPage`), secrets masked. A large JSONL
+   * transcript not read yet (from `prefix.minSize`, 16 MiB) is read whole in the background, and
+   * meanwhile a page is answered from a prefix of its file (`pageFromPrefix`) once the prefix
+   * holds `PREFIX_MARGIN_NODES` more nodes and the page's tool calls are answered: its nodes are
+   * then the whole read's (the tests compare them), `partial: true` says that the header, the
+   * counts and `totalNodes` (the catalog's) are not final yet.
+   */
   async getSessionPage(agent: AgentId, id: string, options: PageOptions = {}): Promise<SessionPage> {
     const row = await this.find(agent, id)
     const cached = this.sessions.some((s) => s.key === sessionKey(agent, id) && s.stamp === this.stampOf(row))
-    const end = (options?.offset ?? 0) + (options?.limit ?? DEFAULT_PAGE)
-    if (!cached && options?.nodeId === undefined && row.ref.size >= HEAD_MIN_SIZE && row.ref.files[0]?.endsWith('.jsonl') && end <= row.nodeCount) {
-      // One head read for the pages asked for while the whole session is read: each read copies
-      // and parses the file's first 4 MB, 0.3-3.6 s a page beside the whole read of a 200 MB
-      // session on a loaded machine (bench/renderer.ts traces; issue 15).
-      const flight = `${sessionKey(agent, id)}\u0000${this.stampOf(row)}`
-      let heading = this.heads.get(flight)
-      if (!heading) {
-        // Then the whole session, for the next pages; the head is dropped once that is there.
-        heading = this.readHead(row).finally(() => {
-          void this.readSession(agent, id)
-            .catch(() => undefined)
-            .finally(() => this.heads.delete(flight))
-        })
-        this.heads.set(flight, heading)
-      }
-      const head = await heading
-      if (head && head.nodes.length >= end) {
-        return { ...pageOf(maskSession(head), options), totalNodes: row.nodeCount, partial: true }
-      }
+    const offset = options?.offset ?? 0
+    const limit = options?.limit ?? DEFAULT_PAGE
+    const minSize = this.options.prefix?.minSize ?? HEAD_MIN_SIZE
+    if (!cached && options?.nodeId === undefined && Number.isInteger(offset) && Number.isInteger(limit) && offset >= 0 && limit >= 1 && row.ref.size >= minSize && row.ref.files[0]?.endsWith('.jsonl') && offset < row.nodeCount) {
+      const page = await this.pageFromPrefix(row, offset, Math.min(offset + Math.min(limit, MAX_PAGE), row.nodeCount), options)
+      if (page) return page
     }
     return pageOf(maskSession(await this.readSession(agent, id)), options)
   }
@@ -552,6 +634,69 @@ export class LibraryService {
     this.live = undefined
     await this.whenIdle().catch(() => undefined)
     this.db.close()
+  }
+}
+
+/**
+ * Whether nodes `[offset, end)` of a prefix's parse are the whole read's: `'final'` when the
+ * prefix holds `PREFIX_MARGIN_NODES` nodes past `end` and every tool call of the page has its
+ * result (`pairToolCalls` set a status other than pending), no result is an orphan and no parent
+ * link is missing (all three could be answered by a later line); `'short'` when a longer prefix
+ * may say so; `'never'` when the margin is there and the page is still not final (a call never
+ * answered, a link to a later line): only the whole read can tell.
+ */
+function settled(nodes: readonly MessageNode[], offset: number, end: number): 'final' | 'short' | 'never' {
+  if (nodes.length < end + PREFIX_MARGIN_NODES) return 'short'
+  for (let i = offset; i < end; i++) {
+    const n = nodes[i]!
+    if (n.metadata?.missingParentUuid !== undefined || n.metadata?.orphan === true) return 'never'
+    for (const c of n.toolCalls ?? []) if (c.status === 'pending' || c.status === 'in_progress') return 'never'
+  }
+  return 'final'
+}
+
+/**
+ * The length of `path`'s prefix that ends with the line holding byte `want - 1` (its `\n`
+ * included), or undefined when no line end follows (the file's last line). Reads 64 KiB at a time.
+ */
+async function lineEndFrom(path: string, want: number): Promise<number | undefined> {
+  const fh = await open(path, 'r')
+  try {
+    const buf = Buffer.alloc(64 << 10)
+    for (let at = Math.max(0, want - 1); ; ) {
+      const { bytesRead } = await fh.read(buf, 0, buf.length, at)
+      if (bytesRead === 0) return undefined
+      const nl = buf.subarray(0, bytesRead).indexOf(0x0a)
+      if (nl >= 0) return at + nl + 1
+      at += bytesRead
+    }
+  } finally {
+    await fh.close()
+  }
+}
+
+/**
+ * Copy the first `bytes` of `from` to a new file `to`, 4 MiB at a time with synchronous calls: a
+ * stream's chunks each wait for a turn of the event loop, and beside a whole read on this thread
+ * (which gives a turn once per MiB it parses) an 11 MB copy took ~1.5 s (bench/renderer.ts).
+ */
+function copyPrefix(from: string, to: string, bytes: number): void {
+  const src = openSync(from, 'r')
+  try {
+    const dst = openSync(to, 'wx')
+    try {
+      const buf = Buffer.allocUnsafe(Math.min(bytes, 4 << 20))
+      for (let at = 0; at < bytes; ) {
+        const n = readSync(src, buf, 0, Math.min(buf.length, bytes - at), at)
+        if (n === 0) throw new Error('the file got shorter while it was copied')
+        for (let w = 0; w < n; ) w += writeSync(dst, buf, w, n - w)
+        at += n
+      }
+    } finally {
+      closeSync(dst)
+    }
+  } finally {
+    closeSync(src)
   }
 }
 

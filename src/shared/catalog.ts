@@ -238,9 +238,11 @@ export interface SessionPage {
   /** Whole-session counts (messages, tool calls, injected nodes, usage). */
   stats?: SessionStats
   /**
-   * True when the page came from the head of a large transcript while the whole file is still
-   * being read: `totalNodes` is the count from the last index, and tool calls whose results lie
-   * further on show as pending. Ask again (or for the next page) for the final state.
+   * True when the page came from a prefix of a large transcript while the whole file is still
+   * being read: its nodes are final (main answers so only when the prefix holds the page's tool
+   * results and more nodes after it), but `totalNodes` is the count from the last index and the
+   * header (`session`) and `stats` are the prefix's (`session.maskedSecrets` counts the secrets
+   * of this page and the header only). Ask again for the final header and counts.
    */
   partial?: boolean
 }

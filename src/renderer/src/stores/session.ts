@@ -43,6 +43,8 @@ export const useSessionStore = defineStore('session', () => {
   const pending = new Map<number, number>()
   /** Bumped by every load and refresh: answers for an older generation are dropped. */
   let generation = 0
+  /** The generation whose header and counts are being asked for again (`settle`), or -1. */
+  let settling = -1
   let request = 0
   let last: { agent: AgentId; id: string } | null = null
 
@@ -118,8 +120,12 @@ export const useSessionStore = defineStore('session', () => {
     }
   }
 
-  /** Take a page's header, counts and nodes; `fresh` drops the pages held before. */
-  function show(page: SessionPage, fresh: boolean): void {
+  /**
+   * Take a page's header, counts and nodes; `fresh` drops the pages held before. A page held
+   * already keeps its node objects (a page's nodes are final even when it is `partial`, see
+   * `SessionPage.partial`), so the rows that show them are not rendered again.
+   */
+  function show(page: SessionPage, fresh: boolean, tries = 0): void {
     if (fresh) {
       generation++
       pending.clear()
@@ -127,19 +133,28 @@ export const useSessionStore = defineStore('session', () => {
     session.value = page.session
     total.value = page.totalNodes
     if (page.stats) stats.value = page.stats
-    const next = new Map(fresh ? [] : pages.value)
-    next.set(Math.floor(page.offset / PAGE_NODES), page.nodes)
-    pages.value = next
-    // A page read from the head of a big file while main reads the rest: ask again for the final one.
-    if (page.partial) setTimeout(() => void settle(page.offset, generation), 300)
+    const p = Math.floor(page.offset / PAGE_NODES)
+    if (fresh || !pages.value.has(p)) {
+      const next = new Map(fresh ? [] : pages.value)
+      next.set(p, page.nodes)
+      pages.value = next
+    }
+    // Read while main reads the rest of a big file: ask again for the final header and counts, one
+    // page at a time, less often the longer it takes (300 ms, then up to every 5 s).
+    if (page.partial && settling !== generation) {
+      settling = generation
+      const gen = generation
+      setTimeout(() => void settle(page.offset, gen, tries), Math.min(300 * 2 ** tries, 5000))
+    }
   }
 
-  async function settle(offset: number, gen: number): Promise<void> {
+  async function settle(offset: number, gen: number, tries: number): Promise<void> {
     const s = session.value
+    if (settling === gen) settling = -1
     if (!s || gen !== generation) return
     try {
       const page = await bridge().getSessionPage(s.agent, s.id, { offset, limit: PAGE_NODES })
-      if (gen === generation && session.value === s) show(page, false)
+      if (gen === generation && session.value?.id === s.id) show(page, false, tries + 1)
     } catch {
       // The next view change asks again.
     }

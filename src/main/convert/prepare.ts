@@ -4,7 +4,9 @@
  * twin de-duplication, the fidelity report). The output is what a writer writes:
  *
  * - the main thread only (`thread.ts`), with Devin's twins folded;
- * - no events, injected context or system messages (the target adds its own);
+ * - no events, injected context or system messages (the target adds its own), except the prompt a
+ *   slash command or skill expanded into (`isCommandPrompt`): the model saw it as the task, so it is
+ *   written as a user message;
  * - roles `user`, `assistant`, `tool` in a linear chain (`parentNodeId` = the previous node);
  * - every assistant tool call followed by exactly one result per call, in call order, with ids
  *   unique and valid for the target (`pairing.ts`); results whose call is missing are user text;
@@ -17,7 +19,7 @@
  */
 import type { ConvertWarning, ProviderFamily } from '../../shared/convert'
 import type { AgentId, MessageNode, Session, ToolCall } from '../../shared/ir'
-import { IR_VERSION } from '../../shared/ir'
+import { IR_VERSION, isCommandPrompt } from '../../shared/ir'
 import { toolKind } from '../ir/toolkind'
 import { adaptContent } from './content'
 import { splitResult } from './fanout'
@@ -125,7 +127,7 @@ function filterNodes(session: Session, sink: WarningSink): MessageNode[] {
   const kept: MessageNode[] = []
   for (const n of thread.nodes) {
     if (n.event) sink.add({ kind: 'event-dropped', count: 1, event: n.event })
-    else if (n.isMeta) sink.add({ kind: 'injected-context-dropped', count: 1 })
+    else if (n.isMeta && !isCommandPrompt(n)) sink.add({ kind: 'injected-context-dropped', count: 1 })
     else if (n.role === 'system') sink.add({ kind: 'system-message-dropped', count: 1 })
     else kept.push(n)
   }

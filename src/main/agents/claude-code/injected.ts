@@ -20,8 +20,16 @@ export { stripAnsi } from '../../../shared/ansi'
 
 /** What {@link classifyInjected} makes of a user text. */
 export type Injected =
-  /** A slash command: `label` is `/name args`. */
+  /** A slash command with no text after it: `label` is `/name`. */
   | { kind: 'command'; label: string }
+  /**
+   * A slash command with text after it (`<command-args>` not empty): `label` is `/name args`. The
+   * person typed the args as their request and Claude Code sends the record to the model (the
+   * assistant's first reply in fixtures/public-real/claude-code graph-21150-sdk-review-queue acts on
+   * the args' "Scope: review the commits unique to this branch vs origin/HEAD"), so the reader makes
+   * it a user turn, not a marker.
+   */
+  | { kind: 'command-with-args'; label: string }
   /** A command's output (`label` may be empty); merged into the command's marker when it follows it. */
   | { kind: 'command-output'; label: string }
   /** A background task report: `label` is its summary (and result, after a blank line). */
@@ -54,7 +62,7 @@ export function classifyInjected(raw: string): Injected | undefined {
     const name = field(text, 'command-name') ?? field(text, 'command-message') ?? ''
     const args = stripAnsi(field(text, 'command-args') ?? '')
     const slash = name === '' || name.startsWith('/') ? name : `/${name}`
-    return { kind: 'command', label: [slash, args].filter(Boolean).join(' ') }
+    return { kind: args === '' ? 'command' : 'command-with-args', label: [slash, args].filter(Boolean).join(' ') }
   }
   if (text.startsWith('<local-command-stdout>') || text.startsWith('<local-command-stderr>')) {
     const out = stripAnsi(stripTags(text))

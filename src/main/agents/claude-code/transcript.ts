@@ -15,7 +15,7 @@
  *   results: "Whenever you read a file..."): they are not the tool's output, so the tool node's
  *   text is the output alone and the reminders' texts are `metadata.systemReminders` (issue 14).
  */
-import type { ContentBlock, MessageNode, PartRef } from '../../../shared/ir'
+import { COMMAND_PROMPT, type ContentBlock, type MessageNode, type PartRef } from '../../../shared/ir'
 import { type Json, convertBlock, hasNonText, isoToMs, obj, str, textOf, toolCallFrom, toolResultContent, usageFrom } from './content'
 import { classifyInjected, splitReminders, stripAnsi } from './injected'
 
@@ -127,6 +127,8 @@ export class Transcript {
   inlineSidechainsAreMeta = false
   /** The last slash-command marker and its record uuid: its output record is merged into it. */
   private lastCommand: { node: MessageNode; uuid: string | undefined } | undefined
+  /** uuid of the last record that was a slash command (a marker or a user turn): see {@link COMMAND_PROMPT}. */
+  private lastCommandUuid: string | undefined
 
   /**
    * True the first time a uuid is seen; false for a replayed copy. A record whose uuid is sighted
@@ -183,6 +185,7 @@ export class Transcript {
     const last = made[made.length - 1]!
     if (uuid !== undefined) this.uuidToNode.set(uuid, last.nodeId)
     this.lastCommand = last.event === 'command' ? { node: last, uuid } : undefined
+    this.lastCommandUuid = made.some((n) => n.event === 'command' || n.metadata?.slashCommand !== undefined) ? uuid : undefined
   }
 
   /** Fields shared by nodes made from record `r`. */
@@ -208,6 +211,7 @@ export class Transcript {
     if (r.isSidechain === true) meta.isSidechain = true
     const origin = str(obj(r.origin)?.kind)
     if (origin !== undefined) meta.origin = origin
+    if (r.isMeta === true && this.lastCommandUuid !== undefined && str(r.parentUuid) === this.lastCommandUuid) meta[COMMAND_PROMPT] = true
     const userNode = (blocks: ContentBlock[]): void => {
       const text = textOf(blocks)
       if (text.trim() === '' && !hasNonText(blocks)) return
@@ -268,6 +272,12 @@ export class Transcript {
     }
     const node = this.base(r, 'system')
     node.content = inj.label
+    if (inj.kind === 'command-with-args') {
+      node.role = 'user'
+      delete node.isMeta
+      node.metadata = { slashCommand: inj.label.split(/\s/, 1)[0] }
+      return node
+    }
     if (inj.kind === 'meta') {
       node.role = 'user'
       node.isMeta = true

@@ -1,0 +1,113 @@
+/**
+ * What a tester found running Sepia on real published sessions (session 11), each checked against
+ * an independent reading of the raw file (fixtures/public-real/claude-code, provenance in its
+ * SOURCES.md; fixtures/cases/claude-code for the hand-made cases).
+ */
+import { cpSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { readHome } from './builders/claude-code/testing'
+import { runCli } from './helpers/cli-run'
+import { REPO_ROOT } from './helpers/golden'
+import { tempDirs, useEnv } from './helpers/temp'
+import { IR_VERSION, type MessageNode, type Session } from '../src/shared/ir'
+import { verifyWritten } from '../src/main/convert/verify'
+
+const temp = tempDirs()
+useEnv(() => ({ SEPIA_DATA_DIR: temp('h7-data-') }))
+
+type Rec = Record<string, any>
+const PUBLIC = join(REPO_ROOT, 'fixtures', 'public-real', 'claude-code')
+
+function records(path: string): Rec[] {
+  const out: Rec[] = []
+  for (const line of readFileSync(path, 'utf8').split('\n')) {
+    try {
+      out.push(JSON.parse(line))
+    } catch {
+      // not a record
+    }
+  }
+  return out
+}
+
+function textOf(content: unknown): string {
+  if (typeof content === 'string') return content
+  if (!Array.isArray(content)) return ''
+  return content.filter((b: Rec) => b?.type === 'text').map((b: Rec) => String(b.text)).join('\n\n')
+}
+
+/** A copy of a fixture home (the tests never read from the repository's own folder in place). */
+function copyHome(name: string): string {
+  const home = join(temp('h7-home-'), 'home')
+  cpSync(join(PUBLIC, name, 'home'), home, { recursive: true })
+  return home
+}
+
+describe('a slash command typed with text after it (graph-21150-sdk-review-queue, Claude Code 2.1.150)', () => {
+  const SID = 'cecff86e-7a02-44b4-88ad-71d3dcc09de2'
+  const raw = join(PUBLIC, 'graph-21150-sdk-review-queue/home/.claude/projects/-Users-thomi-Projects-entire-sem', `${SID}.jsonl`)
+  // Independent reading: the command record and the isMeta record chained to it.
+  const recs = records(raw)
+  const command = recs.find((r) => r.type === 'user' && /<command-name>/.test(textOf(r.message?.content)))!
+  const cmdText = textOf(command.message.content)
+  const name = /<command-name>([\s\S]*?)<\/command-name>/.exec(cmdText)![1]!.trim()
+  const args = /<command-args>([\s\S]*?)<\/command-args>/.exec(cmdText)![1]!.trim()
+  const expanded = recs.find((r) => r.type === 'user' && r.isMeta === true && r.parentUuid === command.uuid)!
+  const expandedText = textOf(expanded.message.content).trim()
+  const typedPrompts = recs.filter((r) => r.type === 'user' && r.isMeta !== true && !Array.isArray(r.message?.content) && !/^<command-/.test(textOf(r.message?.content))).length
+
+  it('the raw file holds one command with 1.8 KB of args and its expanded prompt, and no other typed prompt', () => {
+    expect(name).toBe('/review')
+    expect(args.length).toBeGreaterThan(1500)
+    expect(args.startsWith('/security-review\n/simplify\n\nScope: review the commits')).toBe(true)
+    expect(expandedText.startsWith('You are an expert code reviewer.')).toBe(true)
+    expect(typedPrompts).toBe(0)
+  })
+
+  it('reads the command and its args as the user turn (title, first prompt), the expanded prompt as injected text kept for conversion', async () => {
+    const read = await readHome(copyHome('graph-21150-sdk-review-queue'))
+    const s = read.byId(SID)
+    const users = s.nodes.filter((n) => n.role === 'user' && !n.isMeta && !n.event)
+    expect(users.map((n) => n.content)).toEqual([`${name} ${args}`])
+    expect(s.title!.startsWith('/review /security-review /simplify Scope: review the commits')).toBe(true)
+    const meta = s.nodes.filter((n) => n.isMeta)
+    expect(meta.map((n) => [n.role, n.content.trim(), n.metadata?.commandPrompt])).toEqual([['user', expandedText, true]])
+  })
+
+  it.each(['qwen-code', 'claude-code', 'codex', 'gemini'])('convert to %s writes both as user messages, and the read-back counts them', async (target) => {
+    const home = copyHome('graph-21150-sdk-review-queue')
+    const out = temp('h7-target-')
+    const r = await runCli('convert', SID.slice(0, 8), '--home', home, '--to', target, '--target-home', out, '--project', temp('h7-proj-'), '--json')
+    expect(r.code, r.err).toBe(0)
+    const res = JSON.parse(r.out) as { files: string[]; verification: { ok: boolean; written: { userMessages: number }; readBack: { userMessages: number } } }
+    expect(res.verification).toMatchObject({ ok: true, written: { userMessages: 2 }, readBack: { userMessages: 2 } })
+    const written = res.files.map((f) => readFileSync(f, 'utf8')).join('\n')
+    // JSON-escaped in the written file: look for a line of each that needs no escaping.
+    expect(written).toContain('Scope: review the commits unique to this branch vs origin/HEAD')
+    expect(written).toContain('You are an expert code reviewer. Follow these steps:')
+  })
+
+  it('search finds the args as user text', async () => {
+    const home = copyHome('graph-21150-sdk-review-queue')
+    const r = await runCli('search', 'Ignore code outside this scope', '--home', home, '--json')
+    expect(r.code, r.err).toBe(0)
+    const hits = JSON.parse(r.out) as { hits?: { role: string }[] } | { role: string }[]
+    const list = Array.isArray(hits) ? hits : (hits.hits ?? [])
+    expect(list.length).toBeGreaterThan(0)
+    expect(list.some((h) => h.role === 'user')).toBe(true)
+  })
+})
+
+describe('verifyWritten compares the user turns written with the source', () => {
+  const session = (nodes: MessageNode[]): Session => ({ irVersion: IR_VERSION, id: 's', agent: 'claude-code', nodes, checkpoints: [], source: { format: 'x', files: [] }, diagnostics: [], metadata: {} })
+  const user: MessageNode = { nodeId: 'u', role: 'user', content: 'fix the bug' }
+  const reply: MessageNode = { nodeId: 'a', role: 'assistant', content: 'done', parentNodeId: 'u' }
+  it('a written session without the source\'s user turn is not "the same", though it reads back the same', () => {
+    const written = session([{ ...reply, parentNodeId: undefined } as MessageNode])
+    const v = verifyWritten(written, written, 'Qwen Code', undefined, session([user, reply]))
+    expect(v.ok).toBe(false)
+    expect(v.differences).toEqual(['the source session has 1 user message; 1 user message was not written.'])
+    expect(verifyWritten(session([user, reply]), session([user, reply]), 'Qwen Code', undefined, session([user, reply])).ok).toBe(true)
+  })
+})

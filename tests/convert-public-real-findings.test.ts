@@ -3,7 +3,7 @@
  * an independent reading of the raw file (fixtures/public-real/claude-code, provenance in its
  * SOURCES.md; fixtures/cases/claude-code for the hand-made cases).
  */
-import { cpSync, readFileSync } from 'node:fs'
+import { cpSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { readHome } from './builders/claude-code/testing'
@@ -109,5 +109,39 @@ describe('verifyWritten compares the user turns written with the source', () => 
     expect(v.ok).toBe(false)
     expect(v.differences).toEqual(['the source session has 1 user message; 1 user message was not written.'])
     expect(verifyWritten(session([user, reply]), session([user, reply]), 'Qwen Code', undefined, session([user, reply])).ok).toBe(true)
+  })
+})
+
+describe('titles and dates of Claude Code 1.x leftovers', () => {
+  it('e4b47c0c (sword-1090-siblings): the summary holding the API error is no title; the first prompt is', async () => {
+    const home = copyHome('sword-1090-siblings')
+    const file = join(home, '.claude/projects/-home-ubuntu-Documents-livecd-gen/e4b47c0c-0fd6-4b9e-9500-ee355fe2f33a.jsonl')
+    const recs = records(file)
+    const summary = recs.find((r) => r.type === 'summary')!.summary as string
+    const error = recs.find((r) => r.type === 'assistant' && r.isApiErrorMessage === true)!
+    expect(textOf(error.message.content)).toBe(summary) // the summary is the API error's text
+    const first = recs.find((r) => r.type === 'user' && typeof r.message?.content === 'string')!.message.content as string
+    const s = (await readHome(home)).byId('e4b47c0c-0fd6-4b9e-9500-ee355fe2f33a')
+    expect(s.title).toBe(first)
+    expect(first).toBe('load claude.md')
+  })
+
+  it('pai-project-folder: a 0-byte file is no session (a note says so); a summary-only file is dated by its last change', async () => {
+    const home = join(temp('h7-pai-'), 'home')
+    cpSync(join(PUBLIC, 'pai-project-folder', 'home'), home, { recursive: true })
+    const dir = join(home, '.claude/projects/-home-jenkins-Personal-AI-Infrastructure')
+    const empty = join(dir, '98098c74-435a-42ec-ad08-ae58c7559232.jsonl')
+    const summaryOnly = join(dir, 'd0608523-a955-427f-bdb4-4ea27ddc16b8.jsonl')
+    expect(statSync(empty).size).toBe(0)
+    expect(records(summaryOnly).map((r) => r.type)).toEqual(['summary'])
+    const read = await readHome(home)
+    expect(read.sessions.some((s) => s.id === '98098c74-435a-42ec-ad08-ae58c7559232')).toBe(false)
+    expect(read.diagnostics).toContainEqual(expect.objectContaining({ severity: 'info', path: empty, message: 'empty file, nothing to read' }))
+    const s = read.byId('d0608523-a955-427f-bdb4-4ea27ddc16b8')
+    expect({ title: s.title, createdAt: s.createdAt, lastActivityAt: s.lastActivityAt }).toEqual({
+      title: records(summaryOnly)[0]!.summary,
+      createdAt: statSync(summaryOnly).mtimeMs,
+      lastActivityAt: statSync(summaryOnly).mtimeMs,
+    })
   })
 })

@@ -118,6 +118,8 @@ export class Transcript {
   protected readonly assistantBlocks = new Map<MessageNode, ContentBlock[]>()
   /** Number of records skipped because their uuid was already read. */
   duplicates = 0
+  /** Texts of the API errors read (`api-error` nodes), trimmed: a `summary` holding one is not a title. */
+  readonly apiErrors = new Set<string>()
   /**
    * True when reading a main session file (not a sub-agent's): Claude Code 1.x wrote its Task
    * sub-agents' records inline with `isSidechain: true` (fixtures/public-real/claude-code
@@ -376,6 +378,7 @@ export class Transcript {
     if (msg.model === '<synthetic>' && !node.toolCalls?.length) {
       node.role = 'system'
       node.event = r.isApiErrorMessage === true ? 'api-error' : 'notice'
+      if (node.event === 'api-error') this.apiErrors.add(node.content.trim())
     }
     if (r.isSidechain === true && r.agentId === undefined) node.metadata = { ...node.metadata, isSidechain: true }
   }
@@ -397,6 +400,7 @@ export class Transcript {
       const node = this.base(r, 'system')
       node.event = 'api-error'
       node.content = apiErrorText(r)
+      this.apiErrors.add(node.content)
       node.metadata = { subtype }
       return this.addChain(r, line, [node])
     }

@@ -145,3 +145,43 @@ describe('titles and dates of Claude Code 1.x leftovers', () => {
     })
   })
 })
+
+describe('sepia doctor counts the records of a damaged file as its lines hold them (fixtures/cases/claude-code/04-broken-lines)', () => {
+  it('records and skipped records agree with a line-by-line reading', async () => {
+    const home = join(temp('h7-04-'), 'home')
+    cpSync(join(REPO_ROOT, 'fixtures/cases/claude-code/04-broken-lines'), home, { recursive: true })
+    const file = join(home, '.claude/projects/-home-ana-src-ledger/00000000-0000-0000-0000-000000000104.jsonl')
+    // Independent reading: a line is a record when it parses; a line that does not parse but splits
+    // at `}{` into parts that each parse is that many glued records; any other line is skipped.
+    let records = 0
+    let skipped = 0
+    const types: string[] = []
+    for (const line of readFileSync(file, 'utf8').split('\n')) {
+      if (line.trim() === '') continue
+      const parts = (() => {
+        try {
+          return [JSON.parse(line)]
+        } catch {
+          try {
+            return line.split('}{').map((p, i, all) => JSON.parse((i > 0 ? '{' : '') + p + (i < all.length - 1 ? '}' : '')))
+          } catch {
+            return undefined
+          }
+        }
+      })()
+      if (parts) {
+        records += parts.length
+        types.push(...parts.map((p) => p.type))
+      } else {
+        records++
+        skipped++
+      }
+    }
+    expect({ records, skipped, types: types.sort() }).toEqual({ records: 7, skipped: 2, types: ['assistant', 'assistant', 'pr-link', 'user', 'user'] })
+    const r = await runCli('doctor', '--home', home, '--json')
+    const report = JSON.parse(r.out) as { totals: { records: number; recordsSkipped: number; recordsUnreadable: number }; summary: string }
+    expect(report.totals).toMatchObject({ records, recordsSkipped: skipped, recordsUnreadable: skipped })
+    expect(report.summary).toContain(`We read 71.4% of your ${records} records`)
+    expect(report.summary).toContain(`${skipped} records were cut short or damaged and could not be read`)
+  })
+})

@@ -3,7 +3,7 @@
  * an independent reading of the raw file (fixtures/public-real/claude-code, provenance in its
  * SOURCES.md; fixtures/cases/claude-code for the hand-made cases).
  */
-import { cpSync, readFileSync, statSync } from 'node:fs'
+import { cpSync, readFileSync, readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { readHome } from './builders/claude-code/testing'
@@ -183,5 +183,43 @@ describe('sepia doctor counts the records of a damaged file as its lines hold th
     expect(report.totals).toMatchObject({ records, recordsSkipped: skipped, recordsUnreadable: skipped })
     expect(report.summary).toContain(`We read 71.4% of your ${records} records`)
     expect(report.summary).toContain(`${skipped} records were cut short or damaged and could not be read`)
+  })
+})
+
+describe('sepia convert of a session whose project folder is from another OS (fixtures/cases/claude-code/05-windows-project)', () => {
+  const SID = '00000000-0000-0000-0000-000000000150'
+  const home = (): string => {
+    const h = join(temp('h7-05-'), 'home')
+    cpSync(join(REPO_ROOT, 'fixtures/cases/claude-code/05-windows-project'), h, { recursive: true })
+    return h
+  }
+  it('the raw cwd is a Windows path', () => {
+    const file = join(REPO_ROOT, 'fixtures/cases/claude-code/05-windows-project/.claude/projects/C--Users-ana-src-deja-vu', `${SID}.jsonl`)
+    expect(records(file).find((r) => r.type === 'user')!.cwd).toBe('C:\\Users\\ana\\src\\deja-vu')
+  })
+
+  it('without --project: refuses in plain words, exit non-zero, nothing written', async () => {
+    const out = temp('h7-t6-')
+    const r = await runCli('convert', SID, '--home', home(), '--to', 'gemini', '--target-home', out)
+    expect(r.code).not.toBe(0)
+    expect(r.err).toContain('C:\\Users\\ana\\src\\deja-vu is from another OS')
+    expect(r.err).toContain('Pass --project <folder on this computer>')
+    expect(r.out).not.toContain('gemini --resume')
+    expect(readdirSync(out)).toEqual([])
+  })
+
+  it('--project naming a folder that does not exist: says so (as install-bundle does)', async () => {
+    const out = temp('h7-t6-')
+    const missing = join(temp('h7-gone-'), 'nonexistent')
+    const r = await runCli('convert', SID, '--home', home(), '--to', 'gemini', '--target-home', out, '--project', missing)
+    expect(r.err).toContain(`the folder ${missing} does not exist on this computer yet`)
+  })
+
+  it('--project naming a folder here: writes, and the resume command goes there', async () => {
+    const out = temp('h7-t6-')
+    const project = temp('h7-proj-')
+    const r = await runCli('convert', SID, '--home', home(), '--to', 'gemini', '--target-home', out, '--project', project)
+    expect(r.code, r.err).toBe(0)
+    expect(r.out).toContain(`cd ${project} && gemini --resume`)
   })
 })

@@ -223,3 +223,30 @@ describe('sepia convert of a session whose project folder is from another OS (fi
     expect(r.out).toContain(`cd ${project} && gemini --resume`)
   })
 })
+
+describe('convert names a sub-agent conversation a separate session only when the home holds one', () => {
+  const warnings = async (home: string, id: string): Promise<{ kind: string; count: number }[]> => {
+    const r = await runCli('convert', id, '--home', home, '--to', 'codex', '--target-home', temp('h7-t4-'), '--project', temp('h7-proj-'), '--dry-run', '--json')
+    expect(r.code, r.err).toBe(0)
+    return (JSON.parse(r.out) as { warnings: { kind: string; count: number }[] }).warnings
+  }
+  const files = (dir: string): string[] => readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name))
+
+  it('entire-2141 acdd84ab: one Task call, no sub-agent transcript in the home', async () => {
+    const home = copyHome('entire-2141')
+    const all = files(join(home, '.claude/projects'))
+    expect(all.map((f) => f.split('/').pop())).toEqual(['acdd84ab-e724-42c8-925d-420b2a4f1861.jsonl'])
+    const tasks = records(all[0]!).flatMap((r) => (r.type === 'assistant' && Array.isArray(r.message?.content) ? r.message.content : [])).filter((b: Rec) => b?.type === 'tool_use' && b.name === 'Task')
+    expect(tasks.length).toBe(1)
+    const w = await warnings(home, 'acdd84ab')
+    expect(w.filter((x) => x.kind.startsWith('subagent'))).toEqual([{ kind: 'subagent-no-transcript', count: 1 }])
+  })
+
+  it('07-subagents: the sub-agent transcript is there, so it stays a separate session', async () => {
+    const home = join(temp('h7-07-'), 'home')
+    cpSync(join(REPO_ROOT, 'fixtures/cases/claude-code/07-subagents'), home, { recursive: true })
+    expect(files(home).some((f) => /subagents\/agent-[^/]+\.jsonl$/.test(f))).toBe(true)
+    const w = await warnings(home, '00000000-0000-0000-0000-000000000107')
+    expect(w.filter((x) => x.kind.startsWith('subagent'))).toEqual([{ kind: 'subagent-flattened', count: 1 }])
+  })
+})

@@ -290,7 +290,9 @@ function mapCalls(item: Extract<Item, { type: 'calls' }>, session: Session, prof
 function encodePair(pair: CallPair, decodeCtx: { cwd?: string }, profile: TargetProfile, session: Session, sink: WarningSink): { calls: EncodedCall[] } {
   const intents = decodeCall(pair.call, decodeCtx)
   const encoded = intents?.map((i) => encodeIntent(profile.vocabulary, i, decodeCtx))
-  if (intents?.some(isSubagentIntent) || pair.call.subagentSessionId !== undefined) sink.add({ kind: 'subagent-flattened', count: 1 })
+  // "Stays a separate session" only when there is one: the call links a session read from this home.
+  if (pair.call.subagentSessionId !== undefined) sink.add({ kind: 'subagent-flattened', count: 1 })
+  else if (intents?.some(isSubagentIntent)) sink.add({ kind: 'subagent-no-transcript', count: 1 })
   if (!encoded || encoded.some((e) => e === undefined)) {
     if (session.agent !== profile.agent) sink.add({ kind: 'tool-kept', count: 1, name: pair.call.name })
     const args = pair.call.arguments

@@ -250,3 +250,31 @@ describe('convert names a sub-agent conversation a separate session only when th
     expect(w.filter((x) => x.kind.startsWith('subagent'))).toEqual([{ kind: 'subagent-flattened', count: 1 }])
   })
 })
+
+describe('the list counts messages; move and install-bundle count entries and say so (fixtures/real/claude-code c79310a4)', () => {
+  it('list: 8 messages (2 prompts, 6 assistant replies); move: 12 entries (those and 4 tool results)', async () => {
+    const src = join(REPO_ROOT, 'fixtures/real/claude-code/home')
+    const file = join(src, '.claude/projects/-home-ana-src-ledger-api/c79310a4-1627-4beb-8788-81d2e0fc6af8.jsonl')
+    const prompts = new Set<string>()
+    const replies = new Set<string>()
+    let results = 0
+    for (const r of records(file)) {
+      const c = r.message?.content
+      if (r.type === 'user') {
+        const n = Array.isArray(c) ? c.filter((b: Rec) => b?.type === 'tool_result').length : 0
+        if (n > 0) results += n
+        else if (r.isMeta !== true) prompts.add(r.uuid)
+      } else if (r.type === 'assistant') replies.add(r.message.id)
+    }
+    const messages = prompts.size + replies.size
+    expect({ prompts: prompts.size, replies: replies.size, results }).toEqual({ prompts: 2, replies: 6, results: 4 })
+    const home = join(temp('h7-mv-'), 'home')
+    cpSync(src, home, { recursive: true })
+    const list = await runCli('list', '--home', home, '--json')
+    const row = (JSON.parse(list.out) as { sessions: { id: string; messageCount: number }[] }).sessions.find((s) => s.id.startsWith('c79310a4'))!
+    expect(row.messageCount).toBe(messages)
+    const mv = await runCli('move', 'c79310a4', '--home', home, '--to-project', temp('h7-np-'))
+    expect(mv.code, mv.err).toBe(0)
+    expect(mv.out).toContain(`read back: ${messages + results} entries: messages, tool results and markers (the bundle had ${messages + results})`)
+  })
+})

@@ -84,7 +84,7 @@ function describeSource(plan: ConvertPlan): string {
 export function formatPlan(plan: ConvertPlan): string {
   return [
     `Convert ${describeSource(plan)} to ${plan.target.displayName}${plan.textOnly ? ' (text only)' : ''}`,
-    `  into ${plan.target.home}: ${plural(plan.files.length, 'file')}, ${counts(plan.counts)}`,
+    `  into ${plan.target.home}: ${plural(plan.files.length, 'file')}, writing ${counts(plan.counts)}`,
     'What changes:',
     ...warningLines(plan),
     ...(plan.projectFolder ? [`Project folder: ${plan.projectFolder}${plan.foreignProjectFolder ? ' (from another OS: choose one on this computer with --project DIR)' : ''}`] : []),

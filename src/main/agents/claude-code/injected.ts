@@ -2,7 +2,8 @@
  * Text Claude Code itself writes as `type:"user"` (or `system` `local_command`) records: slash
  * commands and their output, background-task reports, hook blocks, context caveats. The person
  * did not type it, so the reader turns it into an event marker with a plain-text label (no tags,
- * no ANSI escapes), or into meta text (issue 14, point 1).
+ * no ANSI escapes), or into meta text (issue 14, point 1). A slash command with text after it is
+ * the exception: the text is the person's request (`command-with-args`, a user turn).
  *
  * Shapes seen in the real sessions of fixtures/public-real/claude-code (Claude Code 1.0.51 to 2.1.219):
  * - `<command-name>/ide</command-name>\n<command-message>ide</command-message>\n<command-args></command-args>`

@@ -7,8 +7,11 @@
  * `--target-home` (default: your own home, where the target agent looks). `--dry-run` prints what
  * would be dropped or changed and writes nothing. `--project` writes the session for another
  * project folder on this computer (default: the source session's; needed when it is from another OS). `--text-only` writes tool calls as plain text.
- * Exit codes: 0 written (and read back the same), 1 failure or read-back differences, 2 bad usage.
+ * Exit codes: 0 written (and read back the same), 1 failure or read-back differences (and a refusal,
+ * nothing written: a project folder from another OS without `--project`), 2 bad usage. A `--project`
+ * folder that does not exist yet is a note (the project may be cloned there after).
  */
+import { statSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { SepiaError } from '../shared/api'
 import { type ConvertOptions, type ConvertPlan, type ConvertResult, describeWarning, type TranscriptCounts, WARNING_SEVERITY } from '../shared/convert'
@@ -81,7 +84,7 @@ function describeSource(plan: ConvertPlan): string {
 export function formatPlan(plan: ConvertPlan): string {
   return [
     `Convert ${describeSource(plan)} to ${plan.target.displayName}${plan.textOnly ? ' (text only)' : ''}`,
-    `  into ${plan.target.home}: ${plural(plan.files.length, 'file')}, ${counts(plan.counts)}`,
+    `  into ${plan.target.home}: ${plural(plan.files.length, 'file')}, writing ${counts(plan.counts)}`,
     'What changes:',
     ...warningLines(plan),
     ...(plan.projectFolder ? [`Project folder: ${plan.projectFolder}${plan.foreignProjectFolder ? ' (from another OS: choose one on this computer with --project DIR)' : ''}`] : []),
@@ -132,8 +135,24 @@ export async function runConvert(api: SepiaService, args: string[], o: ConvertCl
     api.paths.allow(abs, 'picked') // typed on the command line: chosen by the user
     options.targetHome = abs
   }
-  if (o.project) options.cwd = resolve(o.project)
+  if (o.project) {
+    const folder = resolve(o.project)
+    // As install-bundle says it (src/main/move/service.ts): a note, since the project may be cloned after.
+    if (!isFolder(folder)) err.write(`note: the folder ${folder} does not exist on this computer yet: put the project there (clone or copy it) before resuming.\n`)
+    options.cwd = folder
+  }
   const target = o.to as AgentId
+  if (!o.dryRun && !o.project) {
+    // A project folder from another OS (`C:\Users\…` on Linux) cannot be resumed in: the target
+    // would be told to `cd` into a folder this computer cannot have. Nothing is written.
+    const plan = await api.planConvert(source.agent, source.id, target, options)
+    if (plan.foreignProjectFolder) {
+      throw new SepiaError({
+        code: 'BAD_ARGUMENT',
+        message: `The session's project folder ${plan.projectFolder ?? ''} is from another OS, not a folder on this computer. Pass --project <folder on this computer> to say where the project is here; nothing was written.`,
+      })
+    }
+  }
   if (o.dryRun) {
     const plan = await api.planConvert(source.agent, source.id, target, options)
     out.write(o.json ? JSON.stringify(plan, null, 2) + '\n' : formatPlan(plan))
@@ -142,4 +161,13 @@ export async function runConvert(api: SepiaService, args: string[], o: ConvertCl
   const result = await api.convertSession(source.agent, source.id, target, options)
   out.write(o.json ? JSON.stringify(result, null, 2) + '\n' : formatResult(result))
   return result.verification.ok ? 0 : 1
+}
+
+/** True when `path` is a folder that exists. */
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory()
+  } catch {
+    return false
+  }
 }

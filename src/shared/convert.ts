@@ -67,6 +67,8 @@ export type ConvertWarning =
   | { kind: 'twin-folded'; count: number }
   /** Sub-agent runs carried as their spawning call and its report; the sub-agent's own conversation is not included. */
   | { kind: 'subagent-flattened'; count: number }
+  /** A sub-agent run whose own conversation Sepia found no transcript of (no session linked to its call). */
+  | { kind: 'subagent-no-transcript'; count: number }
   /** Messages whose token usage or cost the target has no field for. */
   | { kind: 'usage-not-representable'; count: number }
   /**
@@ -117,6 +119,7 @@ export const WARNING_SEVERITY: Record<ConvertWarningKind, WarningSeverity> = {
   'branch-dropped': 'loss',
   'twin-folded': 'info',
   'subagent-flattened': 'loss',
+  'subagent-no-transcript': 'loss',
   'usage-not-representable': 'loss',
   'input-usage-dropped': 'info',
   'checkpoints-dropped': 'loss',
@@ -168,6 +171,8 @@ const DESCRIBE: Describers = {
   'twin-folded': (w) => `${plural(w.count, 'duplicated assistant message')} (rendered/unrendered twins) written once.`,
   'subagent-flattened': (w) =>
     `${plural(w.count, 'sub-agent run')} kept as the call that started it and its report; the sub-agent's own conversation stays a separate session.`,
+  'subagent-no-transcript': (w) =>
+    `${plural(w.count, 'sub-agent run')} kept as the call that started it and its report; this home holds no transcript of the sub-agent's own conversation, so the report is all there is of it.`,
   'usage-not-representable': (w) => `Token usage or cost of ${plural(w.count, 'message')} has no place in the target and is left out.`,
   'input-usage-dropped': (w) =>
     `Input-token counts of ${plural(w.count, 'message')} left out: they were measured with another agent's prompt, and the target would size its context from them.`,

@@ -68,8 +68,13 @@ export interface AgentHealth {
   filesRead: number
   /** Records counted by the census (JSONL lines / JSON messages; 0 for stores it does not count). */
   records: number
-  /** Records of a type the reader does not know (sum of `unknownTypes[].count`). */
+  /** Records skipped: of a type the reader does not know (sum of `unknownTypes[].count`), plus `recordsUnreadable`. */
   recordsSkipped: number
+  /**
+   * Lines (or parts of a line) that hold no readable record: cut short, damaged (counted by an
+   * agent whose census reads lines as its reader does, `RecordCensus.lineRecords`; else 0).
+   */
+  recordsUnreadable?: number
   recordTypes: RecordTypeCount[]
   unknownTypes: UnknownRecordType[]
   skippedFiles: SkippedFile[]
@@ -133,6 +138,8 @@ export interface HealthReport {
     filesRead: number
     records: number
     recordsSkipped: number
+    /** Of `recordsSkipped`, those cut short or damaged ({@link AgentHealth.recordsUnreadable}). */
+    recordsUnreadable?: number
     skippedFiles: number
     partialSessions: number
     toolCallsWithoutResult: number

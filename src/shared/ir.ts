@@ -232,7 +232,12 @@ export interface MessageNode {
    * plain text (no tags, no escape codes); such a node has `role: "system"` and is never a prompt.
    */
   event?: EventKind
-  /** True for text the agent injected (system reminders, environment details), hidden by default. */
+  /**
+   * True for text the agent injected (system reminders, environment details), hidden by default.
+   * A meta user node with `metadata.commandPrompt: true` ({@link COMMAND_PROMPT}) is the prompt a
+   * slash command or skill expanded into (Claude Code's `isMeta` user record after a command): the
+   * model saw it as the task, so a conversion keeps it as a user message.
+   */
   isMeta?: boolean
   /**
    * The order of an assistant message's parts as the store wrote them, set only when it is not
@@ -257,6 +262,17 @@ export interface MessageNode {
  * `tool-call` is the call of `toolCalls` with that `id`.
  */
 export type PartRef = { part: 'block'; index: number } | { part: 'thinking' } | { part: 'tool-call'; id: string }
+
+/**
+ * `metadata` key of a meta user node that holds the prompt a slash command or skill expanded into
+ * (see {@link MessageNode.isMeta}).
+ */
+export const COMMAND_PROMPT = 'commandPrompt'
+
+/** True for the expanded prompt of a slash command or skill ({@link COMMAND_PROMPT}). */
+export function isCommandPrompt(n: Pick<MessageNode, 'role' | 'isMeta' | 'metadata'>): boolean {
+  return n.role === 'user' && n.isMeta === true && n.metadata?.[COMMAND_PROMPT] === true
+}
 
 /** Kinds of {@link MessageNode.event}. */
 export type EventKind = 'compaction' | 'model-change' | 'unknown-event' | 'interrupted' | 'command' | 'notification' | 'hook' | 'api-error' | 'notice'

@@ -58,7 +58,10 @@ export interface InstallBundleResult {
   backups: string[]
   /** Run in `projectPath`, e.g. `claude --resume <id>`. */
   resumeCommand: string
-  /** What reading the installed session back found. */
+  /**
+   * What reading the installed session back found. `messages` and `expectedMessages` count every
+   * node (messages, tool results and markers: `Session.nodes`), not the list's messages.
+   */
   readBack: { messages: number; expectedMessages: number; workingDirectory: string }
   /** Things to know (the project folder does not exist here yet...). */
   notes?: string[]

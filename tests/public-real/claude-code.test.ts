@@ -10,7 +10,7 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
-import type { Session } from '../../src/shared/ir'
+import { isCommandPrompt, type Session } from '../../src/shared/ir'
 import { countPairedToolCalls, isPrompt } from '../../src/main/ir/build'
 import { sessionToHtml } from '../../src/main/export/html'
 import { sessionToMarkdown } from '../../src/main/export/markdown'
@@ -130,6 +130,14 @@ function truthOf(path: string, mainThread: boolean, only?: Set<string>): Truth {
       for (const b of blocks) if (b?.type === 'tool_result' && typeof b.tool_use_id === 'string') resultIds.add(b.tool_use_id)
       const text = blocks.filter((b) => b?.type === 'text').map((b) => String(b.text ?? '')).join('\n\n').trim()
       if (text === '' || r.isMeta === true || r.isCompactSummary === true) continue
+      // A slash command with text after it is the person's request (Claude Code sends it to the model): `/name args`.
+      const args = /<command-args>([\s\S]*?)<\/command-args>/.exec(text)?.[1]?.trim()
+      const name = /<command-name>([\s\S]*?)<\/command-name>/.exec(text)?.[1]?.trim()
+      if (/^<command-(name|message|args)>/.test(text) && args && name) {
+        t.prompts++
+        t.firstPrompt ??= `${name} ${args}`
+        continue
+      }
       if (CLI_TEXT.test(text)) continue
       t.prompts++
       t.firstPrompt ??= text
@@ -203,13 +211,13 @@ describe.each(CASES)('public-real claude-code %s', (name) => {
     }
   })
 
-  it('conversion sends only typed prompts as user turns (no marker, no injected text)', () => {
+  it('conversion sends only typed prompts and the prompts slash commands expanded into as user turns (no marker, no other injected text)', () => {
     for (const s of read.sessions) {
       if (s.source.format === 'claude-code-subagent' || s.source.format === 'claude-code-inline-sidechain') continue
       const { session: out } = prepareForTarget(s, TO_CLINE, { textOnly: false })
       const users = out.nodes.filter((n) => n.role === 'user' && n.content.trim() !== '')
       for (const u of users) expect(CLI_TEXT.test(u.content.trimStart()), `${s.id}: ${u.content.slice(0, 60)}`).toBe(false)
-      const injected = new Set(s.nodes.filter((n) => n.event || n.isMeta).map((n) => n.nodeId))
+      const injected = new Set(s.nodes.filter((n) => n.event || (n.isMeta && !isCommandPrompt(n))).map((n) => n.nodeId))
       for (const u of users) expect(injected.has(u.nodeId), `${s.id}: ${u.nodeId} is a marker or injected text`).toBe(false)
       const typed = s.nodes.filter(isPrompt).length
       expect(users.filter((u) => s.nodes.some((n) => n.nodeId === u.nodeId && isPrompt(n))).length).toBe(typed)

@@ -128,6 +128,13 @@ export interface RecordCensus {
    * per message). Files ending `.jsonl` always go through `keyOf`; other files only through this.
    */
   keysOfJson?(json: unknown): string[]
+  /**
+   * Optional: the records of one JSONL line as the agent's reader reads them (glued records split,
+   * NUL padding dropped), and whether the line holds something that is no readable record (cut
+   * short, damaged). Without it a line is one `JSON.parse`, and a line that does not parse is not
+   * counted.
+   */
+  lineRecords?(text: string): { records: Record<string, unknown>[]; unreadable: boolean }
 }
 
 /** Where a streaming read ({@link AgentDefinition.readStream}) hands its nodes. */

@@ -142,7 +142,7 @@ export async function runConversion(input: ConversionInput): Promise<ConvertResu
     back = undefined
     void e
   }
-  const verification = verifyWritten(prepared.session, back, profile.displayName, await sourceToolRecord(input.session))
+  const verification = verifyWritten(prepared.session, back, profile.displayName, await sourceToolRecord(input.session), input.session)
   progress(3, 3, 'Done')
   const plan = planFrom(input, profile, prepared.session, written, prepared.warnings)
   return {

@@ -4,7 +4,9 @@
  * twin de-duplication, the fidelity report). The output is what a writer writes:
  *
  * - the main thread only (`thread.ts`), with Devin's twins folded;
- * - no events, injected context or system messages (the target adds its own);
+ * - no events, injected context or system messages (the target adds its own), except the prompt a
+ *   slash command or skill expanded into (`isCommandPrompt`): the model saw it as the task, so it is
+ *   written as a user message;
  * - roles `user`, `assistant`, `tool` in a linear chain (`parentNodeId` = the previous node);
  * - every assistant tool call followed by exactly one result per call, in call order, with ids
  *   unique and valid for the target (`pairing.ts`); results whose call is missing are user text;
@@ -17,7 +19,7 @@
  */
 import type { ConvertWarning, ProviderFamily } from '../../shared/convert'
 import type { AgentId, MessageNode, Session, ToolCall } from '../../shared/ir'
-import { IR_VERSION } from '../../shared/ir'
+import { IR_VERSION, isCommandPrompt } from '../../shared/ir'
 import { toolKind } from '../ir/toolkind'
 import { adaptContent } from './content'
 import { splitResult } from './fanout'
@@ -125,7 +127,7 @@ function filterNodes(session: Session, sink: WarningSink): MessageNode[] {
   const kept: MessageNode[] = []
   for (const n of thread.nodes) {
     if (n.event) sink.add({ kind: 'event-dropped', count: 1, event: n.event })
-    else if (n.isMeta) sink.add({ kind: 'injected-context-dropped', count: 1 })
+    else if (n.isMeta && !isCommandPrompt(n)) sink.add({ kind: 'injected-context-dropped', count: 1 })
     else if (n.role === 'system') sink.add({ kind: 'system-message-dropped', count: 1 })
     else kept.push(n)
   }
@@ -288,7 +290,9 @@ function mapCalls(item: Extract<Item, { type: 'calls' }>, session: Session, prof
 function encodePair(pair: CallPair, decodeCtx: { cwd?: string }, profile: TargetProfile, session: Session, sink: WarningSink): { calls: EncodedCall[] } {
   const intents = decodeCall(pair.call, decodeCtx)
   const encoded = intents?.map((i) => encodeIntent(profile.vocabulary, i, decodeCtx))
-  if (intents?.some(isSubagentIntent) || pair.call.subagentSessionId !== undefined) sink.add({ kind: 'subagent-flattened', count: 1 })
+  // "Stays a separate session" only when there is one: the call links a session read from this home.
+  if (pair.call.subagentSessionId !== undefined) sink.add({ kind: 'subagent-flattened', count: 1 })
+  else if (intents?.some(isSubagentIntent)) sink.add({ kind: 'subagent-no-transcript', count: 1 })
   if (!encoded || encoded.some((e) => e === undefined)) {
     if (session.agent !== profile.agent) sink.add({ kind: 'tool-kept', count: 1, name: pair.call.name })
     const args = pair.call.arguments

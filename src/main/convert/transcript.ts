@@ -1,11 +1,12 @@
 /**
  * The conversation as a target replays it, for comparing what was written with what the target's
  * reader reads back (and for round-trip tests): the main thread's user texts, assistant texts with
- * their tool calls, and tool results, with counts. Events, injected context and system messages
- * are not part of it; texts are compared with whitespace collapsed.
+ * their tool calls, and tool results, with counts. Events, injected context (but the expanded prompt
+ * of a slash command, `isCommandPrompt`, which a conversion writes) and system messages are not part
+ * of it; texts are compared with whitespace collapsed.
  */
 import type { TranscriptCounts } from '../../shared/convert'
-import type { Session } from '../../shared/ir'
+import { isCommandPrompt, type Session } from '../../shared/ir'
 import { selectThread } from './thread'
 
 /** One turn of the projection. */
@@ -36,7 +37,7 @@ export function transcriptOf(session: Session): Transcript {
   const resultIds = new Set<string>()
   for (const n of nodes) if (n.role === 'tool' && n.toolCallId && !n.event) resultIds.add(n.toolCallId)
   for (const n of nodes) {
-    if (n.event || n.isMeta || n.role === 'system') continue
+    if (n.event || (n.isMeta && !isCommandPrompt(n)) || n.role === 'system') continue
     const text = normText(n.content)
     if (n.role === 'user') {
       if (text === '' && !n.blocks?.length) continue

@@ -14,21 +14,25 @@ import type { SourceToolRecord } from './source-record'
 import { compareTranscripts, normText, transcriptOf } from './transcript'
 
 /**
- * Compare `written` with the read-back (undefined: the reader did not find the session), and with
- * `source`, the source's own tool record when there is one.
+ * Compare `written` with the read-back (undefined: the reader did not find the session), with
+ * `source`, the source's own tool record when there is one, and with `original`, the session that
+ * was converted: fewer user messages written than its main thread holds is a difference (a
+ * conversion that left the person's requests out is not "the same", however well it reads back).
  */
-export function verifyWritten(written: Session, back: Session | undefined, targetName: string, source?: SourceToolRecord): ConvertVerification {
+export function verifyWritten(written: Session, back: Session | undefined, targetName: string, source?: SourceToolRecord, original?: Session): ConvertVerification {
   const expected = transcriptOf(written)
+  const lostUsers = original ? transcriptOf(original).counts.userMessages - expected.counts.userMessages : 0
+  const userDifference = lostUsers > 0 ? [`the source session has ${plural(expected.counts.userMessages + lostUsers, 'user message')}; ${plural(lostUsers, 'user message')} ${lostUsers === 1 ? 'was' : 'were'} not written.`] : []
   if (!back) {
     return {
       ok: false,
-      differences: [`${targetName}'s reader did not find the new session; the agent may not list it either.`],
+      differences: [`${targetName}'s reader did not find the new session; the agent may not list it either.`, ...userDifference],
       written: expected.counts,
       readBack: { userMessages: 0, assistantMessages: 0, toolCalls: 0, toolResults: 0, pairedCalls: 0 },
     }
   }
   const actual = transcriptOf(back)
-  const differences = compareTranscripts(expected, actual)
+  const differences = [...userDifference, ...compareTranscripts(expected, actual)]
   // A record the target's reader skipped is lost though only a warning (`Diagnostic.skipped`), as `sepia doctor` counts it.
   for (const d of back.diagnostics) {
     if (d.severity === 'error') differences.push(`reading it back: ${d.message}`)

@@ -21,6 +21,12 @@ export interface CensusEntry {
 /** Census of one agent: key → entry. */
 export type Census = Map<string, CensusEntry>
 
+/**
+ * Census key of a JSONL line (or part of one) that holds no readable record: cut short, damaged
+ * (`RecordCensus.lineRecords`). Counted as a record, and as skipped, never as a record type.
+ */
+export const UNREADABLE = '\u0000unreadable'
+
 /** Whole-file JSON sessions larger than this are not re-read for the census (bytes). */
 const MAX_JSON_BYTES = 256 << 20
 
@@ -70,6 +76,15 @@ export async function censusOf(agent: AgentDefinition, files: string[], census: 
     try {
       await forEachLine(path, (text, lineNo) => {
         if (text.trim() === '') return
+        if (rules.lineRecords) {
+          const got = rules.lineRecords(text)
+          if (got.unreadable) add(census, UNREADABLE, state.version, path, lineNo)
+          for (const rec of got.records) {
+            const key = rules.keyOf(rec, state)
+            if (key !== undefined) add(census, key, state.version, path, lineNo)
+          }
+          return
+        }
         let r: Record<string, unknown> | undefined
         try {
           r = obj(JSON.parse(text))

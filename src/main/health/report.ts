@@ -16,7 +16,7 @@ import type { AgentDefinition, ReadContext } from '../agents/types'
 import { countPairedToolCalls, isSkippedRecord } from '../ir/build'
 import type { HomeLayout } from '../platform'
 import { isSkipped } from '../../shared/ir'
-import { type Census, censusOf, isKnownType } from './census'
+import { type Census, censusOf, isKnownType, UNREADABLE } from './census'
 import { findUnreadStores } from './unread'
 
 const MAX_LISTED = 200
@@ -76,8 +76,10 @@ async function agentHealth(agent: AgentDefinition, layout: HomeLayout, ctx: Read
   const recordTypes: AgentHealth['recordTypes'] = []
   const unknownTypes: AgentHealth['unknownTypes'] = []
   let records = 0
+  const unreadable = census.get(UNREADABLE)?.count ?? 0
   for (const [type, e] of [...census].sort((a, b) => b[1].count - a[1].count)) {
     records += e.count
+    if (type === UNREADABLE) continue
     const known = isKnownType(agent, type)
     for (const [version, count] of e.versions) recordTypes.push({ type, ...(version ? { version } : {}), count, known })
     if (!known) unknownTypes.push({ type, count: e.count, first: { ...e.first, agent: agent.id } })
@@ -88,7 +90,8 @@ async function agentHealth(agent: AgentDefinition, layout: HomeLayout, ctx: Read
     sessions,
     filesRead: files.size,
     records,
-    recordsSkipped: unknownTypes.reduce((n, u) => n + u.count, 0),
+    recordsSkipped: unknownTypes.reduce((n, u) => n + u.count, 0) + unreadable,
+    recordsUnreadable: unreadable,
     recordTypes,
     unknownTypes,
     skippedFiles,
@@ -111,7 +114,10 @@ export function summarizeHealth(r: Omit<HealthReport, 'summary'>): string {
   if (t.records > 0) {
     const pct = Math.floor(((t.records - t.recordsSkipped) / t.records) * 1000) / 10
     parts.push(`We read ${t.recordsSkipped === 0 ? '100' : pct.toFixed(1)}% of your ${n(t.records)} records in ${n(t.sessions)} ${t.sessions === 1 ? "session" : "sessions"}`)
-    if (t.recordsSkipped > 0) parts.push(`${n(t.recordsSkipped)} ${t.recordsSkipped === 1 ? 'record' : 'records'} of a kind Sepia does not read yet ${t.recordsSkipped === 1 ? 'was' : 'were'} skipped`)
+    const bad = t.recordsUnreadable ?? 0
+    const unknown = t.recordsSkipped - bad
+    if (unknown > 0) parts.push(`${n(unknown)} ${unknown === 1 ? 'record' : 'records'} of a kind Sepia does not read yet ${unknown === 1 ? 'was' : 'were'} skipped`)
+    if (bad > 0) parts.push(`${n(bad)} ${bad === 1 ? 'record was' : 'records were'} cut short or damaged and could not be read`)
   } else if (t.sessions === 0) parts.push('Sepia found no session it can read here')
   else parts.push(`We read ${n(t.sessions)} ${t.sessions === 1 ? "session" : "sessions"} in ${n(t.filesRead)} ${t.filesRead === 1 ? "file" : "files"}`)
   if (t.skippedFiles > 0) parts.push(`${n(t.skippedFiles)} ${t.skippedFiles === 1 ? 'file' : 'files'} could not be read`)
@@ -148,6 +154,7 @@ export async function computeHealth(homes: readonly HomeLayout[], agents: readon
       filesRead: sum((a) => a.filesRead),
       records: sum((a) => a.records),
       recordsSkipped: sum((a) => a.recordsSkipped),
+      recordsUnreadable: sum((a) => a.recordsUnreadable ?? 0),
       skippedFiles: sum((a) => a.skippedFiles.length),
       partialSessions: sum((a) => a.partialSessions.length),
       toolCallsWithoutResult: sum((a) => a.toolCallsWithoutResult),

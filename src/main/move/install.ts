@@ -292,7 +292,7 @@ async function readBack(o: InstallOptions, r: InstallResult, from: string, jsonl
   const session = await agent.read(ref, o.ctx)
   const wd = session.workingDirectory ?? ''
   if (segmentsBelow(wd, r.projectPath)?.length !== 0) problems.push(`its project folder reads as "${wd}", not ${r.projectPath}`)
-  if (o.bundle.nodeCount > 0 && session.nodes.length !== o.bundle.nodeCount) problems.push(`it reads ${session.nodes.length} messages, the bundle had ${o.bundle.nodeCount}`)
+  if (o.bundle.nodeCount > 0 && session.nodes.length !== o.bundle.nodeCount) problems.push(`it reads ${session.nodes.length} entries (messages, tool results and markers), the bundle had ${o.bundle.nodeCount}`)
   for (const sub of r.subagentIds) if (!refs.some((x) => x.sessionId === sub)) problems.push(`sub-agent ${sub} is missing`)
   if (segmentsBelow(r.projectPath, from) === undefined) {
     const stale = (await recordedCwds(jsonlFiles)).filter((c) => segmentsBelow(c, from) !== undefined)

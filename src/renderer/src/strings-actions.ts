@@ -68,6 +68,7 @@ export const actionStrings = {
       'system-message-dropped': (w) => trn('convert.warningPlain.system-message-dropped', w.count),
       'branch-dropped': (w) => trn('convert.warningPlain.branch-dropped', w.count),
       'subagent-flattened': (w) => trn('convert.warningPlain.subagent-flattened', w.count),
+      'subagent-no-transcript': (w) => trn('convert.warningPlain.subagent-no-transcript', w.count),
       'checkpoints-dropped': (w) => trn('convert.warningPlain.checkpoints-dropped', w.count),
       'empty-message-dropped': (w) => trn('convert.warningPlain.empty-message-dropped', w.count),
       'message-skipped-by-target': (w) => trn('convert.warningPlain.message-skipped-by-target', w.count),

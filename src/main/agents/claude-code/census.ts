@@ -5,6 +5,7 @@
  */
 import type { RecordCensus } from '../types'
 import { METADATA_TYPES } from './facts'
+import { parseLine } from './parse'
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined)
 
@@ -14,5 +15,11 @@ export const claudeCodeCensus: RecordCensus = {
     const v = str(r.version)
     if (v) state.version = v
     return str(r.type) ?? '(no type)'
+  },
+  // As the reader reads it (./parse.ts): a line of two glued records is two records; a line cut
+  // short or holding NUL bytes inside a record is unreadable (fixtures/cases/claude-code/04-broken-lines).
+  lineRecords(text) {
+    const p = parseLine(text)
+    return { records: p.records, unreadable: p.problem?.severity === 'error' }
   },
 }

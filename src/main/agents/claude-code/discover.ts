@@ -152,6 +152,14 @@ async function project(home: string, dir: string, diagnostics: Diagnostic[]): Pr
   for (const [k, l] of looked.entries()) {
     diagnostics.push(...l.diagnostics)
     if (l.subs?.length) children.set(entries[k]!.name, l.subs)
+  }
+  for (const l of looked) {
+    // A 0-byte transcript (fixtures/public-real/claude-code pai-project-folder 98098c74) holds no
+    // session: named, not listed, unless a sub-agent folder hangs under its id.
+    if (l.ref && l.ref.size === 0 && !children.has(l.ref.sessionId) && l.ref.format === FORMAT_SESSION) {
+      diagnostics.push({ severity: 'info', path: l.ref.files[0]!, message: 'empty file, nothing to read', agent: 'claude-code' })
+      continue
+    }
     if (l.ref) sessions.push(l.ref)
     if (l.inline) inline.push(...l.inline)
   }

@@ -43,6 +43,13 @@ function bump(counts: Record<string, number>, key: string): void {
   counts[key] = (counts[key] ?? 0) + 1
 }
 
+/**
+ * How Claude Code words a failed request in its `<synthetic>` replies and `system` `api_error`
+ * records (fixtures/public-real/claude-code: sword-1090-siblings, omp-compact-api-error): "Request timed out (check API_TIMEOUT_MS)", "API Error: 500 …",
+ * "Unable to connect to API (ECONNRESET)".
+ */
+export const API_ERROR_TEXT = /^(Request timed out\b|API Error\b|Unable to connect to API\b)/i
+
 /** Accumulates non-message facts in file order. */
 export class SessionFacts {
   /** Count of records per `type` (`(no type)` for records without one). */
@@ -197,9 +204,16 @@ export class SessionFacts {
     return out
   }
 
-  /** The session title: the user's custom title wins over the generated one, then `summary`. */
-  title(): string | undefined {
-    return this.customTitle ?? this.aiTitle ?? this.summary
+  /**
+   * The session title: the user's custom title wins over the generated one, then `summary`. A
+   * `summary` that is an API error is no title (Claude Code 1.0.90 summed up a session whose last
+   * reply was the `<synthetic>` "Request timed out (check API_TIMEOUT_MS)" with that text:
+   * fixtures/public-real/claude-code sword-1090-siblings e4b47c0c): it is left out when it is the
+   * text of an API error read in the file (`apiErrors`) or reads like one ({@link API_ERROR_TEXT}).
+   */
+  title(apiErrors: ReadonlySet<string> = new Set()): string | undefined {
+    const summary = this.summary !== undefined && (apiErrors.has(this.summary.trim()) || API_ERROR_TEXT.test(this.summary)) ? undefined : this.summary
+    return this.customTitle ?? this.aiTitle ?? summary
   }
 
   /** Session metadata from these facts (only keys with values). */

@@ -5,7 +5,7 @@ import { classifyInjected, stripAnsi } from './injected'
 describe('classifyInjected', () => {
   it('reads slash commands in either tag order, with arguments', () => {
     expect(classifyInjected('<command-name>/ide</command-name>\n            <command-message>ide</command-message>\n            <command-args></command-args>')).toEqual({ kind: 'command', label: '/ide' })
-    expect(classifyInjected('<command-message>superpowers:brainstorm</command-message>\n<command-name>/superpowers:brainstorm</command-name>\n<command-args>a b</command-args>')).toEqual({ kind: 'command', label: '/superpowers:brainstorm a b' })
+    expect(classifyInjected('<command-message>superpowers:brainstorm</command-message>\n<command-name>/superpowers:brainstorm</command-name>\n<command-args>a b</command-args>')).toEqual({ kind: 'command-with-args', label: '/superpowers:brainstorm a b' })
   })
   it('strips ANSI escapes and tags from command output; "(no content)" is empty', () => {
     expect(classifyInjected('<local-command-stdout>\x1b[1mTheme\x1b[22m set to \x1b[38;5;2mauto\x1b[39m</local-command-stdout>')).toEqual({ kind: 'command-output', label: 'Theme set to auto' })

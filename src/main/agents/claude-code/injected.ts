@@ -2,7 +2,8 @@
  * Text Claude Code itself writes as `type:"user"` (or `system` `local_command`) records: slash
  * commands and their output, background-task reports, hook blocks, context caveats. The person
  * did not type it, so the reader turns it into an event marker with a plain-text label (no tags,
- * no ANSI escapes), or into meta text (issue 14, point 1).
+ * no ANSI escapes), or into meta text (issue 14, point 1). A slash command with text after it is
+ * the exception: the text is the person's request (`command-with-args`, a user turn).
  *
  * Shapes seen in the real sessions of fixtures/public-real/claude-code (Claude Code 1.0.51 to 2.1.219):
  * - `<command-name>/ide</command-name>\n<command-message>ide</command-message>\n<command-args></command-args>`
@@ -20,8 +21,16 @@ export { stripAnsi } from '../../../shared/ansi'
 
 /** What {@link classifyInjected} makes of a user text. */
 export type Injected =
-  /** A slash command: `label` is `/name args`. */
+  /** A slash command with no text after it: `label` is `/name`. */
   | { kind: 'command'; label: string }
+  /**
+   * A slash command with text after it (`<command-args>` not empty): `label` is `/name args`. The
+   * person typed the args as their request and Claude Code sends the record to the model (the
+   * assistant's first reply in fixtures/public-real/claude-code graph-21150-sdk-review-queue acts on
+   * the args' "Scope: review the commits unique to this branch vs origin/HEAD"), so the reader makes
+   * it a user turn, not a marker.
+   */
+  | { kind: 'command-with-args'; label: string }
   /** A command's output (`label` may be empty); merged into the command's marker when it follows it. */
   | { kind: 'command-output'; label: string }
   /** A background task report: `label` is its summary (and result, after a blank line). */
@@ -54,7 +63,7 @@ export function classifyInjected(raw: string): Injected | undefined {
     const name = field(text, 'command-name') ?? field(text, 'command-message') ?? ''
     const args = stripAnsi(field(text, 'command-args') ?? '')
     const slash = name === '' || name.startsWith('/') ? name : `/${name}`
-    return { kind: 'command', label: [slash, args].filter(Boolean).join(' ') }
+    return { kind: args === '' ? 'command' : 'command-with-args', label: [slash, args].filter(Boolean).join(' ') }
   }
   if (text.startsWith('<local-command-stdout>') || text.startsWith('<local-command-stderr>')) {
     const out = stripAnsi(stripTags(text))

@@ -185,15 +185,29 @@ export async function scanTranscript(ref: StoreRef, session: Session, t: Transcr
 
   if (facts.cwd !== undefined) session.workingDirectory = facts.cwd
   if (facts.gitBranch !== undefined) session.git = { branch: facts.gitBranch }
-  const title = facts.title()
+  const title = facts.title(t.apiErrors)
   if (title !== undefined) session.title = title
   if (facts.usage) session.usage = facts.usage
   session.createdAt = facts.firstAt
   session.lastActivityAt = facts.lastAt
+  // A file of `summary` lines only (Claude Code 1.x leaves them: fixtures/public-real/claude-code
+  // sword-1090-siblings ccd2d482, pai-project-folder d0608523) has no dated record: it is dated by
+  // the file's last change, so it lists with a date rather than none.
+  if (facts.firstAt === undefined && ref.mtimeMs > 0 && onlySummaries(facts.recordTypes)) {
+    session.createdAt = ref.mtimeMs
+    session.lastActivityAt = ref.mtimeMs
+  }
   const model = o.model()
   if (model !== undefined) session.model = model
   session.checkpoints = facts.listCheckpoints((uuid) => t.nodeOf(uuid))
   session.metadata = facts.metadata()
   if (t.duplicates > 0) session.metadata.replayedRecords = t.duplicates
+  if (facts.firstAt === undefined && session.createdAt !== undefined) session.metadata.datedBy = 'file-mtime'
   return facts
+}
+
+/** True when every record read was a `summary` line (and there was at least one). */
+function onlySummaries(types: Record<string, number>): boolean {
+  const keys = Object.keys(types)
+  return keys.length > 0 && keys.every((k) => k === 'summary')
 }

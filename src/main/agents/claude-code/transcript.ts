@@ -15,7 +15,7 @@
  *   results: "Whenever you read a file..."): they are not the tool's output, so the tool node's
  *   text is the output alone and the reminders' texts are `metadata.systemReminders` (issue 14).
  */
-import type { ContentBlock, MessageNode, PartRef } from '../../../shared/ir'
+import { COMMAND_PROMPT, type ContentBlock, type MessageNode, type PartRef } from '../../../shared/ir'
 import { type Json, convertBlock, hasNonText, isoToMs, obj, str, textOf, toolCallFrom, toolResultContent, usageFrom } from './content'
 import { classifyInjected, splitReminders, stripAnsi } from './injected'
 
@@ -118,6 +118,8 @@ export class Transcript {
   protected readonly assistantBlocks = new Map<MessageNode, ContentBlock[]>()
   /** Number of records skipped because their uuid was already read. */
   duplicates = 0
+  /** Texts of the API errors read (`api-error` nodes), trimmed: a `summary` holding one is not a title. */
+  readonly apiErrors = new Set<string>()
   /**
    * True when reading a main session file (not a sub-agent's): Claude Code 1.x wrote its Task
    * sub-agents' records inline with `isSidechain: true` (fixtures/public-real/claude-code
@@ -127,6 +129,8 @@ export class Transcript {
   inlineSidechainsAreMeta = false
   /** The last slash-command marker and its record uuid: its output record is merged into it. */
   private lastCommand: { node: MessageNode; uuid: string | undefined } | undefined
+  /** uuid of the last record that was a slash command (a marker or a user turn): see {@link COMMAND_PROMPT}. */
+  private lastCommandUuid: string | undefined
 
   /**
    * True the first time a uuid is seen; false for a replayed copy. A record whose uuid is sighted
@@ -183,6 +187,7 @@ export class Transcript {
     const last = made[made.length - 1]!
     if (uuid !== undefined) this.uuidToNode.set(uuid, last.nodeId)
     this.lastCommand = last.event === 'command' ? { node: last, uuid } : undefined
+    this.lastCommandUuid = made.some((n) => n.event === 'command' || n.metadata?.slashCommand !== undefined) ? uuid : undefined
   }
 
   /** Fields shared by nodes made from record `r`. */
@@ -208,6 +213,7 @@ export class Transcript {
     if (r.isSidechain === true) meta.isSidechain = true
     const origin = str(obj(r.origin)?.kind)
     if (origin !== undefined) meta.origin = origin
+    if (r.isMeta === true && this.lastCommandUuid !== undefined && str(r.parentUuid) === this.lastCommandUuid) meta[COMMAND_PROMPT] = true
     const userNode = (blocks: ContentBlock[]): void => {
       const text = textOf(blocks)
       if (text.trim() === '' && !hasNonText(blocks)) return
@@ -268,6 +274,12 @@ export class Transcript {
     }
     const node = this.base(r, 'system')
     node.content = inj.label
+    if (inj.kind === 'command-with-args') {
+      node.role = 'user'
+      delete node.isMeta
+      node.metadata = { slashCommand: inj.label.split(/\s/, 1)[0] }
+      return node
+    }
     if (inj.kind === 'meta') {
       node.role = 'user'
       node.isMeta = true
@@ -366,6 +378,7 @@ export class Transcript {
     if (msg.model === '<synthetic>' && !node.toolCalls?.length) {
       node.role = 'system'
       node.event = r.isApiErrorMessage === true ? 'api-error' : 'notice'
+      if (node.event === 'api-error') this.apiErrors.add(node.content.trim())
     }
     if (r.isSidechain === true && r.agentId === undefined) node.metadata = { ...node.metadata, isSidechain: true }
   }
@@ -387,6 +400,7 @@ export class Transcript {
       const node = this.base(r, 'system')
       node.event = 'api-error'
       node.content = apiErrorText(r)
+      this.apiErrors.add(node.content)
       node.metadata = { subtype }
       return this.addChain(r, line, [node])
     }

@@ -47,3 +47,10 @@ describe('encrypted chat stores in the Health view (issue 18)', () => {
     }
   })
 })
+
+describe('records cut short or damaged in the Health view (fixtures/cases/claude-code/04-broken-lines)', () => {
+  it('says the same sentence as sepia doctor: 7 records, 2 cut short or damaged', () => {
+    const totals = { sessions: 1, filesRead: 1, records: 7, recordsSkipped: 2, recordsUnreadable: 2, skippedFiles: 0, partialSessions: 0, toolCallsWithoutResult: 0 }
+    expect(healthStrings.summary({ totals, homes: [] })).toBe('We read 71.4% of your 7 records in 1 session; 2 records were cut short or damaged and could not be read.')
+  })
+})

@@ -51,6 +51,8 @@ export const healthStrings = withValues(L.health, {
   summaryReadRecords: (pct: string, records: number, sessions: number) =>
     tr('health.summaryReadRecords', { pct, records: trn('health.records', records), sessions: trn('health.sessions', sessions) }),
   summarySkipped: (n: number) => trn('health.summarySkipped', n),
+  /** Records cut short or damaged (`HealthReport.totals.recordsUnreadable`). */
+  summaryUnreadable: (n: number) => trn('health.summaryUnreadable', n),
   summaryReadSessions: (sessions: number, files: number) => tr('health.summaryReadSessions', { sessions: trn('health.sessions', sessions), files: trn('health.files', files) }),
   summarySkippedFiles: (n: number) => trn('health.summarySkippedFiles', n),
   summaryPartial: (n: number) => trn('health.summaryPartial', n),
@@ -67,7 +69,9 @@ export const healthStrings = withValues(L.health, {
     const parts: string[] = []
     if (t.records > 0) {
       parts.push(healthStrings.summaryReadRecords(percentRead(t), t.records, t.sessions))
-      if (t.recordsSkipped > 0) parts.push(healthStrings.summarySkipped(t.recordsSkipped))
+      const bad = t.recordsUnreadable ?? 0
+      if (t.recordsSkipped - bad > 0) parts.push(healthStrings.summarySkipped(t.recordsSkipped - bad))
+      if (bad > 0) parts.push(healthStrings.summaryUnreadable(bad))
     } else if (t.sessions === 0) parts.push(tr('health.summaryNoSessions'))
     else parts.push(healthStrings.summaryReadSessions(t.sessions, t.filesRead))
     if (t.skippedFiles > 0) parts.push(healthStrings.summarySkippedFiles(t.skippedFiles))

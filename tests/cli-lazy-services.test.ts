@@ -4,8 +4,8 @@
  * 15, BENCHMARKS.md "Warm CLI, session 11"). The real entry is spawned with a module hook
  * (`--import`, Node's `module.register`) that records the URL of every module it loads: the built
  * chunk `out/main/chunks/api-services-*.js`, or `src/main/api-services.ts` when bin/sepia.mjs runs
- * the sources. The text `sepia list` does load it (the open bundle's facts), which shows the hook
- * sees the module under that name.
+ * the sources. `sepia restores` (the checkpoint service) does load it, which shows the hook sees the
+ * module under that name.
  */
 import { spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs'
@@ -38,7 +38,7 @@ function loaded(name: string, args: string[]): string[] {
 const services = (urls: string[]): string[] => urls.filter((u) => /\/api-services(-[^/]*)?\.(js|ts)$/.test(u))
 
 describe('warm CLI commands and the API services', () => {
-  it('list --json and search load the catalog and commands but not api-services; the text list does', () => {
+  it('list --json, list and search load the catalog and commands but not api-services; restores does', () => {
     loaded('first', ['list', '--json', '--home', HOME]) // indexes the fixture home
     const list = loaded('list', ['list', '--json', '--home', HOME])
     expect(list.some((u) => /\/commands(-[^/]*)?\.(js|ts)$/.test(u))).toBe(true)
@@ -46,6 +46,7 @@ describe('warm CLI commands and the API services', () => {
     const search = loaded('search', ['search', 'the', '--home', HOME])
     expect(search.some((u) => /\/commands(-[^/]*)?\.(js|ts)$/.test(u))).toBe(true)
     expect(services(search)).toEqual([])
-    expect(services(loaded('text', ['list', '--home', HOME]))).toHaveLength(1)
+    expect(services(loaded('text', ['list', '--home', HOME]))).toEqual([])
+    expect(services(loaded('restores', ['restores', '--home', HOME]))).toHaveLength(1)
   }, 120_000)
 })

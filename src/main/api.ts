@@ -84,17 +84,20 @@ export function createApi(context: AppContext): SepiaService {
   // (src/main/api-services.ts): loaded with their first call, so a listing or a search never
   // compiles them (issue 15). One promise for all, made once: a method called while it loads (a
   // task's progress asked for right after the call that starts it) runs after the earlier calls.
+  // `built`: the services once made. Before, no review bundle is open (only `bundles.prepare`
+  // opens one), so `getLibrary` has none to add and `openDemo` none to forget.
+  let built: Services | undefined
   let loading: Promise<{ s: Services; m: typeof import('./api-services') }> | undefined
   const services = (): Promise<{ s: Services; m: typeof import('./api-services') }> =>
     (loading ??= import('./api-services').then((m) => ({
       m,
-      s: m.createServices({
+      s: (built = m.createServices({
         context, library, agents: guardAgents(AGENTS), allAgents: AGENTS, ctx, paths, tasks, appDataDir, init: () => init(),
         // Secrets stay masked in the converted session by default (issue 9, item 7); a session the
         // user revealed (revealSecrets) converts as revealed. Results are masked like every other method's.
         convertSource: (agent, id) => library.getSession(agent, id, { reveal: revealed.has(`${agent}/${id}`) }),
         targetLayout: (home) => (home ? layoutForHome({ home }) : layoutForHome({ home: context.ownHome, env: context.env, isOwnHome: true, os: context.platform })),
-      }),
+      })),
     })))
   const svc = async (): Promise<Services> => (await services()).s
   /**
@@ -183,7 +186,7 @@ export function createApi(context: AppContext): SepiaService {
     async getLibrary(options?: { refresh?: boolean; partial?: boolean }): Promise<Library> {
       await init()
       const lib = await library.load({ refresh: options?.refresh === true, partial: options?.partial === true })
-      return (await svc()).bundles.decorate(lib)
+      return built ? built.bundles.decorate(lib) : lib
     },
     async openHome(path: string): Promise<Library> {
       if (typeof path !== 'string' || path.trim() === '') throw new SepiaError({ code: 'BAD_ARGUMENT', message: 'Give the path of a folder to open.' })
@@ -200,9 +203,8 @@ export function createApi(context: AppContext): SepiaService {
       return input.note ? { ...opened, notices: [...(opened.notices ?? []), input.note] } : opened
     },
     async openDemo(): Promise<Library> {
-      const { bundles } = await svc()
       initialised = true
-      bundles.clear()
+      built?.bundles.clear()
       library.setHomes(await openPaths(demoHomes(context.fixturesDir), true, false))
       return library.load()
     },

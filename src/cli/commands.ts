@@ -28,6 +28,7 @@ import { runPush, TEAM_USAGE } from './team'
 import { checkPostgresUrl, maskSecretsIn } from '../main/team/url'
 import type { CliValues } from './options'
 import { plural } from '../shared/plural'
+import { summaryAgent } from './summary-agent'
 
 export const USAGE = `Usage:
   sepia list  [--home DIR] [--agent ID] [--all] [--json]
@@ -86,7 +87,7 @@ export async function runCommand(command: string | undefined, rest: string[], va
           // --json`, then decoding and encoding their 8 MB); src/main/library.ts `listJson`.
           await api.ready()
           const l = await api.library.listJson()
-          const sessions = only === undefined ? l.sessions : l.sessions.filter((j) => (JSON.parse(j.toString('utf8')) as { agent?: string }).agent === only)
+          const sessions = only === undefined ? l.sessions : l.sessions.filter((j) => summaryAgent(j) === only)
           out.write(formatListJson(l.homes, sessions, l.diagnostics))
           return 0
         }

@@ -27,7 +27,8 @@
  * parses the command line (src/cli/options.ts) and answers `--version` with none of the API loaded;
  * every other command imports src/cli/commands.ts when it runs. There, modules only one command
  * needs (the MCP server with its SDK and zod, the team catalog with the PostgreSQL driver) are
- * imported when that command runs, so `list` and `search` do not load them.
+ * imported when that command runs, so `list` and `search` do not load them; nor do they load the API's
+ * services no listing or search needs (checkpoints, exports, bundles, moves, convert: src/main/api-services.ts).
  */
 import { processContext } from '../main/host'
 import { parseCli } from './options'

@@ -4,7 +4,9 @@
  * static import graph reaches no package and not the commands (`--version` loads neither), and
  * the commands' static import graph, followed through the sources, must not reach the PostgreSQL driver, the
  * MCP SDK (and zod), isomorphic-git, `diff`, `fflate` or `fzstd`; those are loaded when
- * `push`/`serve --catalog`, `mcp`, a checkpoint read, an export, a zip bundle or a Zed thread needs them. Read from the source text (no build needed); `import type` is erased.
+ * `push`/`serve --catalog`, `mcp`, a checkpoint read, an export, a zip bundle or a Zed thread needs them;
+ * nor the API services no listing or search uses (src/main/api-services.ts). Read from the source text
+ * (no build needed); `import type` is erased.
  */
 import { existsSync, readFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
@@ -88,10 +90,19 @@ describe('CLI start-up', () => {
     expect(heavy).toEqual([])
   })
 
-  it('does not load node:child_process or node:http before a command spawns or serves', () => {
+  it('does not load node:child_process, node:http or node:zlib before a command spawns, serves or packs an archive blob', () => {
     const files = reachedFiles(join(ROOT, 'src', 'cli', 'commands.ts'))
-    const builtins = files.flatMap((f) => staticImports(f).filter((s) => s === 'node:child_process' || s === 'node:http').map((s) => `${s} in ${f.slice(ROOT.length + 1)}`))
+    const builtins = files.flatMap((f) => staticImports(f).filter((s) => s === 'node:child_process' || s === 'node:http' || s === 'node:zlib').map((s) => `${s} in ${f.slice(ROOT.length + 1)}`))
     expect(files.length).toBeGreaterThan(100)
     expect(builtins).toEqual([])
+  })
+
+  it('does not load the services no listing or search needs (src/main/api-services.ts) before one of their methods is called', () => {
+    const files = reachedFiles(join(ROOT, 'src', 'cli', 'commands.ts')).map((f) => f.slice(ROOT.length + 1))
+    expect(files).toContain(join('src', 'main', 'api.ts'))
+    // Each is the service's own module: what `createServices` builds (checked to exist, so a rename fails here).
+    const lazy = ['api-services.ts', 'checkpoints/index.ts', 'bundle/service.ts', 'export/service.ts', 'convert/service.ts', 'convert/open-terminal.ts', 'updates.ts', 'move/service.ts', 'health/report.ts', 'health/problem-report.ts'].map((f) => join('src', 'main', f))
+    for (const f of lazy) expect(existsSync(join(ROOT, f)), f).toBe(true)
+    expect(lazy.filter((f) => files.includes(f))).toEqual([])
   })
 })

@@ -15,26 +15,18 @@ import { LibraryService, type OpenHome } from './library'
 import { layoutForHome } from './platform'
 import { guardAgents, layoutRoots, PathPolicy, type RootReason } from './paths'
 import { maskApiResults } from './secrets'
-import { createCheckpointService } from './checkpoints'
-import { createBundleMethods } from './bundle/service'
 import { TaskRegistry } from './bundle/tasks'
-import { createExportMethods } from './export/service'
 import type { CheckpointLocation } from '../shared/checkpoints'
 import type { ConvertOptions } from '../shared/convert'
-import { createConvertService } from './convert/service'
-import { ResumeBook } from './convert/open-terminal'
-import { createPreferences } from './updates'
 import { CATALOG_FILE, privateDir } from './catalog/schema'
 import { createCatalogMethods } from './catalog/service'
 import { createTimelineMethods } from './timeline/api'
-import { computeHealth } from './health/report'
-import { writeProblemReport } from './health/problem-report'
 import { Archive } from './archive/archive'
 import { createArchiveMethods } from './archive/service'
 import type { InterruptedWrite } from '../shared/health'
 import { readRecoveryNotes, recoverWriteJobs } from './util/write-recovery'
 import { checkpointRecovery } from './checkpoints/recover'
-import { createMoveMethods } from './move/service'
+import type { Services } from './api-services'
 
 /** The API plus what hosts need beyond the contract. */
 export interface SepiaService extends SepiaApi {
@@ -84,30 +76,30 @@ export function createApi(context: AppContext): SepiaService {
   if (context.appDataDir) paths.allow(context.appDataDir, 'app-data')
   // Sepia's data folder (catalog, restores, exports, bundles) is private to the user (issue 16).
   if (context.appDataDir) privateDir(context.appDataDir)
-  // Restores keep their backups in the app's data folder (a per-process temp folder when the host gives none).
-  const checkpoints = createCheckpointService({ library, appDataDir: context.appDataDir ?? join(tmpdir(), `sepia-data-${process.pid}`), now: ctx.now })
-  // Exports and review bundles (issue 10): src/main/export/service.ts, src/main/bundle/service.ts.
   const appDataDir = context.appDataDir ?? join(tmpdir(), `sepia-data-${process.pid}`)
+  // Shared by exports and review bundles: progress and cancellation of their tasks.
   const tasks = new TaskRegistry()
-  const bundles = createBundleMethods({ context, library, agents: guardAgents(AGENTS), ctx, paths, tasks, appDataDir })
-  const exporter = createExportMethods({ context, library, paths, tasks, init: () => init(), appDataDir, now: ctx.now })
-  // Convert ("Continue in..."): src/main/convert/service.ts. Secrets stay masked in the converted
-  // session by default (issue 9, item 7); a session the user revealed (revealSecrets) converts as
-  // revealed. Results are masked like every other method's.
-  // Session bundles and moves (issue 19): src/main/move/service.ts.
-  const mover = createMoveMethods({ context, library, agents: guardAgents(AGENTS), paths, ctx, appDataDir, init: () => init() })
   const revealed = new Set<string>()
-  const converter = createConvertService({
-    getSession: (agent, id) => library.getSession(agent, id, { reveal: revealed.has(`${agent}/${id}`) }),
-    agents: AGENTS,
-    appDataDir,
-    targetLayout: (home) => (home ? layoutForHome({ home }) : layoutForHome({ home: context.ownHome, env: context.env, isOwnHome: true, os: context.platform })),
-    ctx,
-  })
-  // "Open in terminal": only for conversions of this process (src/main/convert/open-terminal.ts).
-  // Preferences and updates (off by default): src/main/updates.ts.
-  const preferences = createPreferences({ appDataDir, ...(context.startUpdates ? { startUpdates: context.startUpdates } : {}) })
-  const resumes = new ResumeBook({ platform: context.platform, ownHome: context.ownHome, env: context.env, ...(context.spawnTerminal ? { spawn: context.spawnTerminal } : {}) })
+  // Checkpoints, exports and bundles, moves, convert, "Open in terminal", preferences, health
+  // (src/main/api-services.ts): loaded with their first call, so a listing or a search never
+  // compiles them (issue 15). One promise for all, made once: a method called while it loads (a
+  // task's progress asked for right after the call that starts it) runs after the earlier calls.
+  // `built`: the services once made. Before, no review bundle is open (only `bundles.prepare`
+  // opens one), so `getLibrary` has none to add and `openDemo` none to forget.
+  let built: Services | undefined
+  let loading: Promise<{ s: Services; m: typeof import('./api-services') }> | undefined
+  const services = (): Promise<{ s: Services; m: typeof import('./api-services') }> =>
+    (loading ??= import('./api-services').then((m) => ({
+      m,
+      s: (built = m.createServices({
+        context, library, agents: guardAgents(AGENTS), allAgents: AGENTS, ctx, paths, tasks, appDataDir, init: () => init(),
+        // Secrets stay masked in the converted session by default (issue 9, item 7); a session the
+        // user revealed (revealSecrets) converts as revealed. Results are masked like every other method's.
+        convertSource: (agent, id) => library.getSession(agent, id, { reveal: revealed.has(`${agent}/${id}`) }),
+        targetLayout: (home) => (home ? layoutForHome({ home }) : layoutForHome({ home: context.ownHome, env: context.env, isOwnHome: true, os: context.platform })),
+      })),
+    })))
+  const svc = async (): Promise<Services> => (await services()).s
   /**
    * A target home the renderer names is a write target: picked, granted, or the user's own home
    * (the agent store of the user's own home is the default target of a convert). `write: false`
@@ -193,7 +185,8 @@ export function createApi(context: AppContext): SepiaService {
     },
     async getLibrary(options?: { refresh?: boolean; partial?: boolean }): Promise<Library> {
       await init()
-      return bundles.decorate(await library.load({ refresh: options?.refresh === true, partial: options?.partial === true }))
+      const lib = await library.load({ refresh: options?.refresh === true, partial: options?.partial === true })
+      return built ? built.bundles.decorate(lib) : lib
     },
     async openHome(path: string): Promise<Library> {
       if (typeof path !== 'string' || path.trim() === '') throw new SepiaError({ code: 'BAD_ARGUMENT', message: 'Give the path of a folder to open.' })
@@ -202,6 +195,7 @@ export function createApi(context: AppContext): SepiaService {
       const abs = input.path
       // A folder, a review bundle (folder or zip) or one store file (src/main/bundle/open.ts).
       await recoverWrites()
+      const { bundles } = await svc()
       const prepared = await bundles.prepare(abs)
       initialised = true
       library.setHomes(await openPaths([prepared.home], false, prepared.kind === 'folder' && abs === resolve(context.ownHome)))
@@ -210,7 +204,7 @@ export function createApi(context: AppContext): SepiaService {
     },
     async openDemo(): Promise<Library> {
       initialised = true
-      bundles.clear()
+      built?.bundles.clear()
       library.setHomes(await openPaths(demoHomes(context.fixturesDir), true, false))
       return library.load()
     },
@@ -220,12 +214,12 @@ export function createApi(context: AppContext): SepiaService {
       await init()
       return library.getSession(agent, id)
     },
-    exportSessions: exporter.exportSessions,
-    exportSessionContent: exporter.exportSessionContent,
-    collectForReview: bundles.collectForReview,
-    getRecentHomes: bundles.getRecentHomes,
-    getTaskProgress: bundles.getTaskProgress,
-    cancelTask: bundles.cancelTask,
+    exportSessions: async (request) => (await svc()).exporter.exportSessions(request),
+    exportSessionContent: async (agent, id, format, options) => (await svc()).exporter.exportSessionContent(agent, id, format, options),
+    collectForReview: async (request) => (await svc()).bundles.collectForReview(request),
+    getRecentHomes: async () => (await svc()).bundles.getRecentHomes(),
+    getTaskProgress: async (taskId) => (await svc()).bundles.getTaskProgress(taskId),
+    cancelTask: async (taskId) => (await svc()).bundles.cancelTask(taskId),
     async pickFolder(): Promise<string | null> {
       const picked = context.pickFolder ? await context.pickFolder() : null
       if (picked) paths.allow(picked, 'picked')
@@ -249,15 +243,18 @@ export function createApi(context: AppContext): SepiaService {
     },
     async listCheckpoints(agent, sessionId, options) {
       await init()
-      return checkpoints.list(agent, sessionId, await checkedLocation(options))
+      const location = await checkedLocation(options)
+      return (await svc()).checkpoints.list(agent, sessionId, location)
     },
     async previewRestore(agent, sessionId, checkpointId, options) {
       await init()
-      return checkpoints.preview(agent, sessionId, checkpointId, await checkedLocation(options))
+      const location = await checkedLocation(options)
+      return (await svc()).checkpoints.preview(agent, sessionId, checkpointId, location)
     },
     async restoreCheckpoint(agent, sessionId, checkpointId, options) {
       await init()
       const location = await checkedLocation(options, true)
+      const { checkpoints } = await svc()
       if (!location?.targetDir) {
         // The recorded project folder came from the store: restoring there needs the user's
         // "Allow once" for it (a grant), like a typed folder. Without a default the service says why.
@@ -270,23 +267,25 @@ export function createApi(context: AppContext): SepiaService {
       return checkpoints.restore(agent, sessionId, checkpointId, location)
     },
     async undoRestore(restoreId) {
-      return checkpoints.undo(restoreId)
+      return (await svc()).checkpoints.undo(restoreId)
     },
     async listRestores() {
-      return checkpoints.restores()
+      return (await svc()).checkpoints.restores()
     },
     async convertTargets(agent, id, options) {
       await init()
-      return converter.targets(agent, id, options)
+      return (await svc()).converter.targets(agent, id, options)
     },
     async planConvert(agent, id, target, options) {
       await init()
-      return converter.plan(agent, id, target, await checkedConvert(options, false))
+      const checked = await checkedConvert(options, false)
+      return (await svc()).converter.plan(agent, id, target, checked)
     },
     // Reading health and "Report a problem" (issue 14): src/main/health/.
     async getHealth() {
       await init()
-      const report = await computeHealth(library.openHomes.map((h) => h.layout), guardAgents(AGENTS), ctx)
+      const { m } = await services()
+      const report = await m.computeHealth(library.openHomes.map((h) => h.layout), guardAgents(AGENTS), ctx)
       const interrupted = readRecoveryNotes(appDataDir).reverse().slice(0, 10)
       return interrupted.length ? { ...report, interruptedWrites: interrupted } : report
     },
@@ -295,25 +294,28 @@ export function createApi(context: AppContext): SepiaService {
       if (typeof path !== 'string' || path === '') throw new SepiaError({ code: 'BAD_ARGUMENT', message: 'Give the path of the file to report.' })
       const file = await paths.check(path, 'The file to report')
       const dir = outDir === undefined || outDir === null || outDir === '' ? join(appDataDir, 'reports') : await paths.check(outDir, 'The folder to write the report into')
-      return writeProblemReport(file, dir, library.openHomes.map((h) => h.layout.home), ctx.now())
+      const { m } = await services()
+      return m.writeProblemReport(file, dir, library.openHomes.map((h) => h.layout.home), ctx.now())
     },
-    bundleSession: mover.bundleSession,
-    installBundle: mover.installBundle,
-    moveSession: mover.moveSession,
+    bundleSession: async (...a) => (await svc()).mover.bundleSession(...a),
+    installBundle: async (...a) => (await svc()).mover.installBundle(...a),
+    moveSession: async (...a) => (await svc()).mover.moveSession(...a),
     async convertSession(agent, id, target, options) {
       await init()
-      const result = await converter.convert(agent, id, target, await checkedConvert(options, true))
+      const checked = await checkedConvert(options, true)
+      const { converter, resumes } = await svc()
+      const result = await converter.convert(agent, id, target, checked)
       // The new session shows up in the library when it was written into an open home.
       if (library.openHomes.some((h) => resolve(h.layout.home) === resolve(result.target.home))) await library.load(true)
       resumes.remember(result)
       return result
     },
     async openInTerminal(agent, sessionId) {
-      return resumes.open(agent, sessionId)
+      return (await svc()).resumes.open(agent, sessionId)
     },
-    getPreferences: () => preferences.get(),
-    setPreferences: (patch) => preferences.set(patch),
-    startUpdatesIfOn: () => preferences.startIfOn(),
+    getPreferences: async () => (await svc()).preferences.get(),
+    setPreferences: async (patch) => (await svc()).preferences.set(patch),
+    startUpdatesIfOn: async () => (await svc()).preferences.startIfOn(),
   }
   // Every result leaving main is masked, except the explicit reveal (src/main/secrets/api.ts).
   return maskApiResults(api)

@@ -15,10 +15,14 @@ import { existsSync } from 'node:fs'
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import { gunzip, gzip } from 'node:zlib'
+import type { gunzip, gzip } from 'node:zlib'
+import { lazyRequire } from '../util/lazy-require'
 
-const gzipAsync = promisify(gzip)
-const gunzipAsync = promisify(gunzip)
+// node:zlib is loaded the first time a blob is written or read (~5-8 ms to load on Node 20, and
+// a warm `sepia list` or `sepia search` does neither: issue 15, src/cli/startup.test.ts).
+const zlib = lazyRequire<{ gzip: typeof gzip; gunzip: typeof gunzip }>('node:zlib')
+let gzipped: { gzipAsync: (b: Uint8Array, o: { level: number }) => Promise<Buffer>; gunzipAsync: (b: Uint8Array) => Promise<Buffer> } | undefined
+const z = (): NonNullable<typeof gzipped> => (gzipped ??= { gzipAsync: promisify(zlib().gzip), gunzipAsync: promisify(zlib().gunzip) })
 
 /** Size of a chunk, bytes (1 MiB). */
 export const CHUNK_BYTES = 1 << 20
@@ -57,7 +61,7 @@ export class BlobStore {
     const hash = sha256(bytes)
     const path = this.pathOf(hash)
     if (existsSync(path)) return { hash, raw: bytes.length, added: 0 }
-    const packed = await gzipAsync(bytes, { level: 6 })
+    const packed = await z().gzipAsync(bytes, { level: 6 })
     await mkdir(join(this.dir, hash.slice(0, 2)), { recursive: true, mode: 0o700 })
     const temp = `${path}.tmp-${randomBytes(4).toString('hex')}`
     await writeFile(temp, packed, { mode: 0o600 })
@@ -77,7 +81,7 @@ export class BlobStore {
 
   /** The uncompressed bytes of a blob; throws when it is missing or does not match its hash. */
   async get(hash: string): Promise<Buffer> {
-    const bytes = await gunzipAsync(await readFile(this.pathOf(hash)))
+    const bytes = await z().gunzipAsync(await readFile(this.pathOf(hash)))
     if (sha256(bytes) !== hash) throw new Error(`The archived chunk ${hash} is damaged (its content does not match its hash).`)
     return bytes
   }

@@ -4,7 +4,8 @@
  * previews, zip bundles and Zed's compressed threads do). `src/cli/startup.test.ts` checks that
  * the CLI's static import graph does not reach them. Node's `node:child_process` is loaded the same
  * way by the few modules that spawn (platform/documents.ts, platform/terminal.ts, OpenCode's
- * project lookup): ~5-10 ms, and neither command spawns anything.
+ * project lookup): ~5-10 ms, and neither command spawns anything; `node:zlib` likewise by the
+ * archive's blob store (archive/blobs.ts: ~5-8 ms, and neither command writes or reads a blob).
  */
 import { createRequire } from 'node:module'
 

@@ -17,6 +17,7 @@ import type { AgentId } from '../shared/ir'
 import type { SepiaService } from '../main/api'
 import { sessionNotFound } from './terminal'
 import { plural } from '../shared/plural'
+import { matchSession } from './pick'
 
 /** Options the checkpoint commands read from the parsed command line. */
 export interface CheckpointCliOptions {
@@ -36,12 +37,9 @@ const MARK = { added: 'A', modified: 'M', deleted: 'D', unchanged: '=' } as cons
 
 async function findSession(api: SepiaService, id: string, agent?: string, homes?: readonly string[]): Promise<{ agent: AgentId; id: string }> {
   const lib = await api.getLibrary()
-  const matches = lib.sessions.filter((s) => (s.id === id || s.id.startsWith(id)) && (!agent || s.agent === agent))
-  const exact = matches.filter((s) => s.id === id)
-  const pick = exact.length > 0 ? exact : matches
-  if (pick.length === 0) throw sessionNotFound(id, lib.homes, homes)
-  if (pick.length > 1) throw new SepiaError({ code: 'BAD_ARGUMENT', message: `"${id}" matches ${pick.length} sessions; give more of the id or --agent.` })
-  return { agent: pick[0]!.agent, id: pick[0]!.id }
+  const s = matchSession(lib.sessions, id, agent)
+  if (!s) throw sessionNotFound(id, lib.homes, homes)
+  return { agent: s.agent, id: s.id }
 }
 
 function location(api: SepiaService, o: CheckpointCliOptions): { targetDir?: string; repoDir?: string; grant?: string } {

@@ -28,6 +28,7 @@ import { runPush, TEAM_USAGE } from './team'
 import { checkPostgresUrl, maskSecretsIn } from '../main/team/url'
 import type { CliValues } from './options'
 import { plural } from '../shared/plural'
+import { matchSession } from './pick'
 
 export const USAGE = `Usage:
   sepia list  [--home DIR] [--agent ID] [--all] [--json]
@@ -113,10 +114,8 @@ export async function runCommand(command: string | undefined, rest: string[], va
         }
         if (values.agent && !isAgentId(values.agent)) throw unknownAgentError(values.agent, AGENT_IDS, AGENTS, 'reads')
         const lib = await api.getLibrary()
-        const matches = lib.sessions.filter((s) => (s.id === id || s.id.startsWith(id)) && (!values.agent || s.agent === values.agent))
-        const exact = matches.filter((s) => s.id === id)
-        const pick = exact.length > 0 ? exact : matches
-        if (pick.length === 0) {
+        const picked = matchSession(lib.sessions, id, values.agent)
+        if (!picked) {
           // The id is there under another agent than --agent names: say which.
           const other = values.agent ? lib.sessions.find((s) => s.id === id || s.id.startsWith(id)) : undefined
           if (other) throw new SepiaError({ code: 'SESSION_NOT_FOUND', message: `"${id}" is a ${agentById(other.agent).displayName} session, not ${agentById(values.agent!).displayName}: leave out --agent or use --agent ${other.agent}.` })
@@ -126,11 +125,7 @@ export async function runCommand(command: string | undefined, rest: string[], va
           if (locked) throw new SepiaError({ code: 'SESSION_NOT_FOUND', message: unreadStoreLine(locked) })
           throw sessionNotFound(id, lib.homes, values.home)
         }
-        if (pick.length > 1) {
-          const names = pick.slice(0, 10).map((s) => `  ${s.agent}  ${pasteableId(s.id)}  ${s.title ?? ''}`.trimEnd())
-          throw new SepiaError({ code: 'BAD_ARGUMENT', message: safeText(`"${id}" matches ${pick.length} sessions; give more of the id or --agent:\n${names.join('\n')}${pick.length > 10 ? '\n  …' : ''}`) })
-        }
-        const session = await api.getSession(pick[0]!.agent, pick[0]!.id)
+        const session = await api.getSession(picked.agent, picked.id)
         out.write(values.json ? JSON.stringify(session, null, 2) + '\n' : safeText(sessionToMarkdown(session)))
         if (!values.json) writeDiagnostics(err, session.diagnostics)
         return 0

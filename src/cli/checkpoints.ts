@@ -15,7 +15,7 @@ import { SepiaError } from '../shared/api'
 import type { CheckpointInfo, CheckpointList, RestorePreview } from '../shared/checkpoints'
 import type { AgentId } from '../shared/ir'
 import type { SepiaService } from '../main/api'
-import { sessionNotFound } from './terminal'
+import { localMinute, localZoneName, sessionNotFound } from './terminal'
 import { plural } from '../shared/plural'
 import { matchSession } from './pick'
 
@@ -63,15 +63,14 @@ export function pickCheckpoint(list: readonly CheckpointInfo[], typed: string): 
   throw new SepiaError({ code: 'CHECKPOINT_NOT_FOUND', message: `No checkpoint "${typed}"; its id, the start of its ref, or its number from "sepia checkpoints" will do.` })
 }
 
-function when(ms: number | undefined): string {
-  return ms === undefined ? '                ' : new Date(ms).toISOString().replace('T', ' ').slice(0, 16)
-}
+const when = localMinute
 
 function formatList(session: string, l: CheckpointList): string {
   const lines = [`${session}: ${plural(l.checkpoints.length, 'checkpoint')}`]
   if (l.projectDir) lines.push(`Project: ${l.projectDir}${l.projectExists ? '' : ' (not on this computer)'}`)
   lines.push(l.defaultTarget ? `Restores go into: ${l.defaultTarget}` : `Restores need --to DIR: ${l.targetNote ?? ''}`)
   if (l.store) lines.push(`Read from: ${l.store}`)
+  if (l.checkpoints.length > 0) lines.push(`Times in ${localZoneName()}.`)
   l.checkpoints.forEach((c, i) => {
     const files = c.fileCount === undefined ? '  ? files' : `${String(c.fileCount).padStart(3)} files`
     lines.push(`${String(i + 1).padStart(3)}  ${c.ref.slice(0, 12).padEnd(12)}  ${c.kind.padEnd(12)}  ${when(c.createdAt)}  ${files}  ${c.label}`)

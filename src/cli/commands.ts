@@ -10,7 +10,7 @@ import { createApi } from '../main/api'
 import { processContext } from '../main/host'
 import { sessionToMarkdown } from '../main/export/markdown'
 import { unknownAgentError } from './agent-arg'
-import { pasteableId, safeText, sessionNotFound, writeDiagnostics } from './terminal'
+import { localMinute, localZoneName, pasteableId, safeText, sessionNotFound, writeDiagnostics } from './terminal'
 import { AGENT_IDS, isAgentId } from '../shared/ir'
 import { EXPORT_USAGE, runCollect, runExport, type ExportCliOptions } from './export'
 import { CHECKPOINT_USAGE, runCheckpointCommand } from './checkpoints'
@@ -222,6 +222,7 @@ function formatList(all: SessionSummary[], homes: string[], showHidden: boolean,
   const hidden = all.length - sessions.length
   const lines = [`${plural(sessions.length, 'session')} in ${homes.join(', ')}${hidden ? ` (${hidden} hidden by their agent not shown: --all lists them)` : ''}`]
   if (unread.length > 0) lines.push(`No session Sepia can read; ${unreadSentence(unread)}`)
+  if (sessions.length > 0) lines.push(`Times in ${localZoneName()}.`)
   const byAgent = new Map<string, SessionSummary[]>()
   for (const s of sessions) byAgent.set(s.agent, [...(byAgent.get(s.agent) ?? []), s])
   for (const [agent, list] of byAgent) {
@@ -246,7 +247,7 @@ function formatList(all: SessionSummary[], homes: string[], showHidden: boolean,
       const ps = tops.flatMap((s) => [s, ...(children.get(s.id) ?? [])])
       lines.push(`  ${project}`)
       for (const s of ps) {
-        const when = s.createdAt !== undefined ? new Date(s.createdAt).toISOString().replace('T', ' ').slice(0, 16) : '                '
+        const when = localMinute(s.createdAt)
         const indent = s.parentSessionId ? '      └ ' : '    '
         lines.push(`${indent}${pasteableId(s.id)}  ${when}  ${String(s.messageCount).padStart(3)} msgs  ${s.model ?? ''}  ${s.title ?? ''}${s.hidden ? '  (hidden)' : ''}`.trimEnd())
       }

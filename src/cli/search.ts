@@ -10,6 +10,7 @@ import type { SepiaService } from '../main/api'
 import { AGENTS } from '../main/agents/registry'
 import { unknownAgentError } from './agent-arg'
 import { plural } from '../shared/plural'
+import { localMinute, localZoneName } from './terminal'
 
 /** Usage lines of the search and usage commands (for the CLI's help). */
 export const SEARCH_USAGE = `  sepia search <query> [--agent ID] [--project DIR] [--since DATE] [--until DATE]
@@ -40,6 +41,7 @@ export function dateOption(value: string | undefined, now: number): string | num
 /** Text output: one hit per block with matches in [brackets]. */
 export function formatHits(r: SearchResult): string {
   const lines = [`${plural(`${r.hits.length}${r.more ? '+' : ''}`, 'match', 'matches')} for "${r.query}" (${r.tookMs} ms)${r.partial ? ' — index still filling, results may be missing' : ''}`]
+  if (r.hits.length > 0) lines.push(`Times in ${localZoneName()}.`)
   for (const h of r.hits) {
     let text = ''
     let at = 0
@@ -48,7 +50,7 @@ export function formatHits(r: SearchResult): string {
       at = b
     }
     text += h.snippet.slice(at)
-    const when = h.createdAt !== undefined ? new Date(h.createdAt).toISOString().replace('T', ' ').slice(0, 16) : '                '
+    const when = localMinute(h.createdAt)
     lines.push('', `${h.agent} ${h.sessionId} #${h.nodeIndex} ${when} ${h.role}${h.sessionTitle ? `  ${h.sessionTitle}` : ''}`, `  ${text}`)
   }
   return lines.join('\n') + '\n'

@@ -67,5 +67,7 @@ export async function runUsage(api: SepiaService, o: UsageCliOptions, out: NodeJ
   await api.library.refresh(query.agent ? [query.agent] : undefined)
   const report = await api.getUsage(query)
   out.write(o.csv ? usageCsv(report) : o.json ? JSON.stringify(report, null, 2) + '\n' : formatUsage(report))
+  // No agent history here, so the built-in demo library was counted: say so, as `sepia list` and `search` do.
+  if (!o.json && !o.csv && api.library.openHomes.some((h) => h.isDemo)) out.write('\n(These are the demo library\'s tokens and cost: Sepia found no agent history of yours. Use --home DIR for a copied home folder.)\n')
   return 0
 }

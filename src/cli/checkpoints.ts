@@ -72,7 +72,7 @@ function formatList(session: string, l: CheckpointList): string {
   if (l.store) lines.push(`Read from: ${l.store}`)
   if (l.checkpoints.length > 0) lines.push(`Times in ${localZoneName()}.`)
   l.checkpoints.forEach((c, i) => {
-    const files = c.fileCount === undefined ? '  ? files' : `${String(c.fileCount).padStart(3)} files`
+    const files = c.fileCount === undefined ? '  ? files' : plural(String(c.fileCount).padStart(3), 'file', 'files').padEnd(9)
     lines.push(`${String(i + 1).padStart(3)}  ${c.ref.slice(0, 12).padEnd(12)}  ${c.kind.padEnd(12)}  ${when(c.createdAt)}  ${files}  ${c.label}`)
     if (c.problem) lines.push(`       ${c.problem}`)
   })
@@ -152,7 +152,7 @@ export async function runRestores(api: SepiaService, o: CheckpointCliOptions, ou
   const list = await api.listRestores()
   if (o.json) out.write(JSON.stringify(list, null, 2) + '\n')
   else if (list.length === 0) out.write('No restores yet.\n')
-  else for (const r of list) out.write(`${r.restoreId}  ${r.state.padEnd(11)}  ${String(r.fileCount).padStart(3)} files  ${r.agent} ${r.sessionId}  → ${r.targetDir}\n`)
+  else for (const r of list) out.write(`${r.restoreId}  ${r.state.padEnd(11)}  ${plural(String(r.fileCount).padStart(3), 'file').padEnd(9)}  ${r.agent} ${r.sessionId}  → ${r.targetDir}\n`)
   return 0
 }
 

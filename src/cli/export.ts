@@ -17,6 +17,7 @@ import { isExportFormat } from '../main/export'
 import { resolveHome } from '../main/platform'
 import { sessionNotFound } from './terminal'
 import { plural } from '../shared/plural'
+import { matchSession } from './pick'
 
 /** Usage lines of the two commands (inserted in the CLI's usage text). */
 export const EXPORT_USAGE = `  sepia export <session-id>... | --project P | --all  --format md|html|json|atif|pdf --out DIR
@@ -52,12 +53,9 @@ export async function runExport(api: SepiaService, ids: string[], o: ExportCliOp
   else {
     const lib = await api.getLibrary()
     sessions = ids.map((id) => {
-      const matches = lib.sessions.filter((s) => (s.id === id || s.id.startsWith(id)) && (!o.agent || s.agent === o.agent))
-      const exact = matches.filter((s) => s.id === id)
-      const pick = exact.length > 0 ? exact : matches
-      if (pick.length === 0) throw sessionNotFound(id, lib.homes, o.homes)
-      if (pick.length > 1) throw new SepiaError({ code: 'BAD_ARGUMENT', message: `"${id}" matches ${pick.length} sessions; give more of the id or --agent.` })
-      return { agent: pick[0]!.agent, id: pick[0]!.id }
+      const s = matchSession(lib.sessions, id, o.agent)
+      if (!s) throw sessionNotFound(id, lib.homes, o.homes)
+      return { agent: s.agent, id: s.id }
     })
   }
   const outDir = resolve(o.out)
@@ -66,7 +64,7 @@ export async function runExport(api: SepiaService, ids: string[], o: ExportCliOp
   if (o.json) out.write(JSON.stringify(result, null, 2) + '\n')
   else {
     out.write(`Wrote ${plural(result.files.length, 'file')} to ${result.outDir}\n`)
-    for (const f of result.files) out.write(`  ${f.path}  (${f.bytes} bytes)\n`)
+    for (const f of result.files) out.write(`  ${f.path}  (${plural(f.bytes, 'byte')})\n`)
   }
   return 0
 }

@@ -64,7 +64,7 @@ function installLines(r: InstallBundleResult): string[] {
     `Installed ${r.agent} session ${r.sessionId}${r.sessionId !== r.originalSessionId ? ` (a new id: ${r.originalSessionId} is already in this store)` : ''}`,
     `  project folder: ${r.projectPath}${r.projectPath !== r.originalProjectPath ? ` (was ${r.originalProjectPath})` : ''}`,
     ...(r.subagentIds.length ? [`  sub-agents: ${r.subagentIds.join(', ')}`] : []),
-    `  read back: ${r.readBack.messages} messages (the bundle had ${r.readBack.expectedMessages}), project folder ${r.readBack.workingDirectory}`,
+    `  read back: ${plural(r.readBack.messages, 'message')} (the bundle had ${r.readBack.expectedMessages}), project folder ${r.readBack.workingDirectory}`,
     ...r.files.map((f) => `  wrote ${f}`),
     ...r.backups.map((b) => `  backup of the database: ${b}`),
     ...(r.notes ?? []).map((n) => `  note: ${n}`),

@@ -44,6 +44,22 @@ ${TEAM_USAGE}${EXPORT_USAGE}${CHECKPOINT_USAGE}${SEARCH_USAGE}${USAGE_USAGE}${TI
 ${wrapList(AGENTS.map((a) => a.id), ' '.repeat(15))}
 `
 
+/**
+ * `sepia <command> --help`: the lines of {@link USAGE} about `command` (each entry that starts
+ * `  sepia <command>`, with its indented lines) and the Options; the whole USAGE for a word that
+ * is not a command.
+ */
+export function commandHelp(command: string): string {
+  const [head = '', options = ''] = USAGE.split('\nOptions:\n')
+  const entries: string[][] = []
+  for (const line of head.split('\n').slice(1)) {
+    if (/^ {2}sepia /.test(line)) entries.push([line])
+    else if (line.trim() && entries.length) entries[entries.length - 1]!.push(line)
+  }
+  const mine = entries.filter((e) => e[0]!.startsWith(`  sepia ${command} `) || e[0] === `  sepia ${command}`)
+  return mine.length === 0 ? USAGE : `Usage:\n${mine.map((e) => e.join('\n')).join('\n')}\nOptions:\n${options}`
+}
+
 /** Run `command` (the first positional) with the other positionals and the parsed options. Resolves the exit code. */
 export async function runCommand(command: string | undefined, rest: string[], values: CliValues, out: NodeJS.WritableStream, err: NodeJS.WritableStream): Promise<number> {
   if (command === 'help') {
@@ -51,7 +67,7 @@ export async function runCommand(command: string | undefined, rest: string[], va
     return 0
   }
   if (values.help || !command) {
-    out.write(USAGE)
+    out.write(command ? commandHelp(command) : USAGE)
     return command || values.help ? 0 : 2
   }
   // The team catalog (issue 20): neither command reads a home through the desktop API.

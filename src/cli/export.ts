@@ -21,7 +21,8 @@ import { matchSession } from './pick'
 
 /** Usage lines of the two commands (inserted in the CLI's usage text). */
 export const EXPORT_USAGE = `  sepia export <session-id>... | --project P | --all  --format md|html|json|atif|pdf --out DIR
-               [--no-thinking] [--no-tool-output]     one file per session, secrets masked
+               [--no-thinking] [--no-tool-output] [--home DIR]
+                                                one file per session, secrets masked
   sepia collect [--home DIR] --out PATH [--zip] [--include-credentials]
                                                 copy the agent stores into a review bundle
 `

@@ -26,13 +26,15 @@ import { matchSession } from './pick'
 const COL = ' '.repeat(48)
 
 /** Usage lines for the CLI's help. */
-export const MOVE_USAGE = `  sepia bundle <session-id> --out FILE          write one session (sub-agents, checkpoints, file history) as a
+export const MOVE_USAGE = `  sepia bundle <session-id> --out FILE [--home DIR]
+${COL}write one session (sub-agents, checkpoints, file history) as a
 ${COL}session bundle zip for another computer; SECRETS INCLUDED (your own data, as stored)
   sepia install-bundle FILE [--project DIR] [--target-home DIR]
 ${COL}install a session bundle here, its project folder remapped (any OS to any OS)
   sepia move <session-id> --to-project DIR [--remove-original]
-${COL}move a session to another project folder on this computer (a copy with a new id;
-${COL}--remove-original removes the original after a backup in Sepia's data folder)
+${COL}move a session of your own home to another project folder (a copy with a new id;
+${COL}--remove-original removes the original after a backup in Sepia's data folder);
+${COL}a home opened with --home is only read: bundle, then install-bundle --target-home
 `
 
 /** Options read from the command line. */

@@ -10,7 +10,8 @@ import { pasteableId, safeText } from './terminal'
  * The one session of `sessions` that `id` names, as typed: an exact id first, else the sessions
  * whose id starts with `id` (of agent `agent` when given). When those are one session and its own
  * sub-agents (Claude Code sidechains are `<parent id>/sidechain-<uuid>`, so they share every prefix
- * of the parent's id), the top-level session is the one meant. Resolves `undefined` when nothing
+ * of the parent's id), the top-level session is the one meant (and when several top-level sessions
+ * match, only they are named). Resolves `undefined` when nothing
  * matches (each command says why in its own words); throws `BAD_ARGUMENT` naming up to 10 of the
  * matches when several remain, suggesting `--agent` only when it was not given and they are of
  * several agents.
@@ -23,7 +24,7 @@ export function matchSession<S extends Pick<SessionSummary, 'id' | 'agent' | 'ti
     // A match whose parent is also a match is that parent's sub-agent.
     const keys = new Set(pick.map((s) => `${s.agent}\0${s.id}`))
     const tops = pick.filter((s) => !(s.parentSessionId && keys.has(`${s.agent}\0${s.parentSessionId}`)))
-    if (tops.length === 1) pick = tops
+    if (tops.length > 0) pick = tops
   }
   if (pick.length > 1) {
     const names = pick.slice(0, 10).map((s) => `  ${s.agent}  ${pasteableId(s.id)}  ${s.title ?? ''}`.trimEnd())

@@ -74,7 +74,7 @@ export async function runExport(api: SepiaService, ids: string[], o: ExportCliOp
 export async function runCollect(api: SepiaService, o: ExportCliOptions, out: NodeJS.WritableStream, err: NodeJS.WritableStream): Promise<number> {
   if (!o.out) return usage(err, 'sepia collect needs --out PATH (a new folder, or a new .zip file with --zip).')
   const homes = (o.homes.length > 0 ? o.homes : [resolveHome(process.env, homedir)]).map((h) => resolve(h))
-  for (const h of homes) api.paths.allow(h, 'picked')
+  for (const h of homes) api.paths.allow(h, 'home') // read only: a home collected from is never written
   const outPath = resolve(o.out)
   api.paths.allow(resolve(outPath, '..'), 'picked')
   const r = await api.collectForReview({ target: o.zip ? 'zip' : 'folder', outPath, includeCredentials: o.includeCredentials, homes })

@@ -18,6 +18,21 @@ beforeAll(() => cpSync(join(findAppRoot(), 'fixtures/real/claude-code/home'), ho
 useEnv(() => ({ HOME: home, USERPROFILE: home, SEPIA_DATA_DIR: join(tmp, 'data') }))
 
 describe('sepia archive / put-back', () => {
+  it('put-back of a listed session the archive holds no copy of says the archive is off and how to turn it on', async () => {
+    const r = await runCli('put-back', ID.slice(0, 8)) // the start of the id, as for show
+    expect(r.code).toBe(1)
+    expect(r.err).toContain(`Sepia's archive has no copy of the claude-code session ${ID}: the archive is off`)
+    expect(r.err).toContain('"sepia archive on"')
+    expect(r.err).toContain('there is nothing to put back')
+    expect(r.err).not.toContain('No session')
+  })
+
+  it('put-back refuses a session of a home opened with --home', async () => {
+    const r = await runCli('put-back', ID, '--home', join(findAppRoot(), 'fixtures/real/claude-code/home'))
+    expect(r.code).toBe(1)
+    expect(r.err).toContain('was opened with --home, so Sepia only reads it and never writes into it')
+  })
+
   it('archives, keeps a deleted session and puts it back', async () => {
     const bytes = readFileSync(FILE)
     const off = await runCli('archive', 'status', '--json')

@@ -65,6 +65,10 @@ describe('sepia checkpoints / restore / undo-restore', () => {
     expect(existsSync(join(proj, 'NOTES.md'))).toBe(false)
     const list = JSON.parse((await run('restores', '--json')).out)
     expect(list[0]).toMatchObject({ restoreId: result.restoreId, state: 'undone', sessionId: 'c79310a4-1627-4beb-8788-81d2e0fc6af8' })
+    // The restore wrote one file (NOTES.md): "1 file", not "1 files".
+    const text = (await run('restores')).out
+    expect(text).toContain(`${result.restoreId}  undone       ${'  1 file '}  claude-code`)
+    expect(text).not.toContain('1 files')
   })
 
   it('restores only --files from a Cline commit checkpoint and prints the undo command', async () => {

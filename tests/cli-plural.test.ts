@@ -33,6 +33,9 @@ describe('counts in the singular and plural', () => {
     writeSession(dir, '7d3c1e52-9a41-4b8e-b0c3-2f6d4a1e8b90')
     const one = await runCli('list', '--home', home)
     expect(one.out.split('\n')[0]).toBe(`1 session in ${home}`)
+    // The session holds one message (written above): "1 msg", in the column the others line up in.
+    expect(one.out).toMatch(/^ {4}7d3c1e52-9a41-4b8e-b0c3-2f6d4a1e8b90 {2}\d{4}-\d\d-\d\d \d\d:\d\d {4}1 msg {3}/m)
+    expect(one.out).not.toContain('1 msgs')
     writeSession(dir, '8e4d2f63-0b52-4c9f-81d4-3a7e5b2f9ca1')
     const two = await runCli('list', '--home', home)
     expect(two.out.split('\n')[0]).toBe(`2 sessions in ${home}`)

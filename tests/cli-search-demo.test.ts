@@ -27,6 +27,16 @@ describe('sepia search on the demo library', () => {
     expect(() => JSON.parse(j.out)).not.toThrow()
   }, 120_000)
 
+  it('sepia usage says its tokens and cost are the demo library\'s, as search and list do; --json and --csv stay data alone', async () => {
+    const r = await run('usage')
+    expect(r.code).toBe(0)
+    expect(r.out).toContain("(These are the demo library's tokens and cost: Sepia found no agent history of yours.")
+    const j = await run('usage', '--json')
+    expect(() => JSON.parse(j.out)).not.toThrow()
+    expect((await run('usage', '--csv')).out).not.toContain('demo')
+    expect((await run('usage', '--home', join(ROOT, 'fixtures/real/claude-code/home'))).out).not.toContain('demo library')
+  }, 120_000)
+
   it('an id not found in the demo library says so instead of listing the demo folders (show, put-back)', async () => {
     for (const cmd of ['show', 'put-back']) {
       const r = await run(cmd, 'c79310a4-no-such-id')

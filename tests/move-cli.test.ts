@@ -4,12 +4,14 @@
  * bundled, installed into another home under a macOS-style project path, and moved to another
  * folder of its own home. Assertions read the written files directly.
  */
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, relative } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { runCli } from './helpers/cli-run'
 import { findAppRoot } from '../src/main/context'
+import { createApi } from '../src/main/api'
+import { processContext } from '../src/main/host'
 
 const ROOT = findAppRoot()
 const ID = 'c79310a4-1627-4beb-8788-81d2e0fc6af8'
@@ -27,6 +29,21 @@ function copyHome(): string {
   const home = temp('home')
   cpSync(join(ROOT, 'fixtures/real/claude-code/home'), home, { recursive: true })
   return home
+}
+
+/** Every file under `dir` (relative path → its bytes as hex and its mtime in ms), and every folder's mtime. */
+function snapshot(dir: string): Record<string, string> {
+  const out: Record<string, string> = {}
+  const walk = (d: string): void => {
+    out[relative(dir, d) + '/'] = String(statSync(d).mtimeMs)
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name)
+      if (e.isDirectory()) walk(p)
+      else out[relative(dir, p)] = `${readFileSync(p).toString('hex')} ${statSync(p).mtimeMs}`
+    }
+  }
+  walk(dir)
+  return out
 }
 
 const cwdsOf = (file: string): string[] =>
@@ -65,10 +82,49 @@ describe('sepia bundle / install-bundle / move', () => {
     expect(readFileSync(file).equals(before)).toBe(true)
   })
 
-  it('moves a session to another folder of its home, keeping the original; --remove-original removes it after a backup', async () => {
+  it('moves a session to another folder of your own home, keeping the original; --remove-original removes it after a backup', async () => {
     const home = copyHome()
+    const saved = process.env.HOME
+    process.env.HOME = home // the copy is the user's own home here: move writes only into that one
+    try {
+      await movesInOwnHome(home)
+    } finally {
+      if (saved === undefined) delete process.env.HOME
+      else process.env.HOME = saved
+    }
+  })
+
+  it('refuses to move a session of a home opened with --home, writing and removing nothing there', async () => {
+    const home = copyHome()
+    const own = temp('own')
+    const saved = process.env.HOME
+    process.env.HOME = own
+    try {
+      const before = snapshot(home)
+      for (const extra of [[], ['--remove-original']]) {
+        const r = await runCli('move', ID, '--home', home, '--to-project', '/home/ana/work/ledger-api', ...extra)
+        expect(r.code).toBe(1)
+        expect(r.out).toBe('')
+        expect(r.err).toContain('was opened with --home, so Sepia only reads it')
+        expect(r.err).toContain(`sepia bundle ${ID} --home ${home} --out session.zip`)
+        expect(r.err).toContain('--target-home')
+        expect(snapshot(home)).toEqual(before)
+      }
+      expect(readdirSync(own)).toEqual([]) // nor into the user's own home
+      // The API refuses the same for the app (no grant opens an opened home to a move).
+      const api = createApi(processContext({ mode: 'browser', homes: [home] }))
+      await expect(api.moveSession('claude-code', ID, { toProject: '/home/ana/work/ledger-api', removeOriginal: true })).rejects.toThrow('opened to read')
+      await api.library.closeNow()
+      expect(snapshot(home)).toEqual(before)
+    } finally {
+      if (saved === undefined) delete process.env.HOME
+      else process.env.HOME = saved
+    }
+  })
+
+  async function movesInOwnHome(home: string): Promise<void> {
     const original = join(home, '.claude/projects/-home-ana-src-ledger-api', `${ID}.jsonl`)
-    const kept = await runCli('move', ID, '--home', home, '--to-project', '/home/ana/work/ledger-api')
+    const kept = await runCli('move', ID, '--to-project', '/home/ana/work/ledger-api')
     expect(kept.err).toBe('')
     expect(kept.code).toBe(0)
     expect(kept.out).toContain('is kept where it was')
@@ -77,13 +133,19 @@ describe('sepia bundle / install-bundle / move', () => {
     expect(moved).toHaveLength(1)
     expect(new Set(cwdsOf(join(home, '.claude/projects/-home-ana-work-ledger-api', moved[0]!)))).toEqual(new Set(['/home/ana/work/ledger-api']))
 
-    const removed = await runCli('move', ID, '--home', home, '--to-project', '/home/ana/other/ledger-api', '--remove-original', '--json')
+    const removed = await runCli('move', ID, '--to-project', '/home/ana/other/ledger-api', '--remove-original', '--json')
     expect(removed.err).toBe('')
     const r = JSON.parse(removed.out) as { original: { kept: boolean; backup: string } }
     expect(r.original.kept).toBe(false)
     expect(existsSync(original)).toBe(false)
     expect(existsSync(r.original.backup)).toBe(true)
-  })
+
+    // The put-back the message names: the backup installed into the same (own) home brings the original back.
+    const back = await runCli('install-bundle', r.original.backup, '--json')
+    expect(back.err).toBe('')
+    expect(JSON.parse(back.out)).toMatchObject({ sessionId: ID, projectPath: '/home/ana/src/ledger-api' })
+    expect(existsSync(original)).toBe(true)
+  }
 
   it('says what is missing', async () => {
     expect((await runCli('bundle', ID)).code).toBe(2)

@@ -10,6 +10,9 @@ import { AGENTS } from '../main/agents/registry'
 import { unknownAgentError } from './agent-arg'
 import { safeText, sessionNotFound } from './terminal'
 import { plural } from '../shared/plural'
+import { matchSession } from './pick'
+import { resolve } from 'node:path'
+import { processContext } from '../main/host'
 
 /** Usage lines of the commands. */
 export const ARCHIVE_USAGE = `  sepia archive status|prune|on|off [--json]   Sepia's archive of your sessions: size and counts; drop old versions to fit the cap; turn it on or off
@@ -79,10 +82,23 @@ export async function runPutBack(api: SepiaService, rest: string[], o: { json: b
   }
   if (o.agent !== undefined && !isAgentId(o.agent)) throw unknownAgentError(o.agent, AGENT_IDS, AGENTS, 'reads')
   const lib = await api.getLibrary()
-  const pick = lib.sessions.filter((s) => s.id === id && (o.agent === undefined || s.agent === o.agent))
-  if (pick.length === 0) throw sessionNotFound(id, lib.homes, o.homes)
-  if (pick.length > 1) throw new SepiaError({ code: 'BAD_ARGUMENT', message: `"${id}" is a session of ${pick.map((s) => s.agent).join(' and ')}; give --agent.` })
-  const r = await api.putBack(pick[0]!.agent, id)
+  // The id as `sepia list` prints it, or its start (like show).
+  const s = matchSession(lib.sessions, id, o.agent)
+  if (!s) throw sessionNotFound(id, lib.homes, o.homes)
+  if (lib.homes.find((h) => h.path === s.home)?.isDemo) throw new SepiaError({ code: 'BAD_ARGUMENT', message: `"${id}" is a session of the demo library, which Sepia shows when it finds no agent history of yours; put-back writes archived sessions of your own home back.` })
+  if (resolve(s.home) !== resolve(processContext({ mode: 'browser' }).ownHome)) throw new SepiaError({ code: 'BAD_ARGUMENT', message: `${s.home} was opened with --home, so Sepia only reads it and never writes into it; put-back writes archived sessions of your own home back.` })
+  let r
+  try {
+    r = await api.putBack(s.agent, s.id)
+  } catch (e) {
+    if (SepiaError.from(e).code !== 'SESSION_NOT_FOUND') throw e
+    // The archive holds no copy of it: say why, and what to do.
+    const st = await api.getArchiveStatus()
+    const why = !st.settings.enabled
+      ? `the archive is off, so nothing of your history is copied. "sepia archive on" keeps a copy of every session from now on (a session already deleted cannot be got back)`
+      : `the archive is on but holds no copy of it (it copies sessions as Sepia reads your home; this one may be left out in the archive's settings or past its size cap: see "sepia archive status")`
+    throw new SepiaError({ code: 'SESSION_NOT_FOUND', message: `Sepia's archive has no copy of the ${s.agent} session ${s.id}: ${why}.${s.archived ? '' : ' Its files are still in its agent\'s store, so there is nothing to put back.'}` })
+  }
   if (o.json) out.write(JSON.stringify(r, null, 2) + '\n')
   else {
     const lines = [`Put back ${plural(r.written.length, 'file')} of ${r.agent} session ${r.sessionId}${r.verified ? ' (read back: identical to the archived copy)' : ' (READ BACK FAILED)'}.`]

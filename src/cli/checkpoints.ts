@@ -15,8 +15,9 @@ import { SepiaError } from '../shared/api'
 import type { CheckpointInfo, CheckpointList, RestorePreview } from '../shared/checkpoints'
 import type { AgentId } from '../shared/ir'
 import type { SepiaService } from '../main/api'
-import { sessionNotFound } from './terminal'
+import { localMinute, localZoneName, sessionNotFound } from './terminal'
 import { plural } from '../shared/plural'
+import { matchSession } from './pick'
 
 /** Options the checkpoint commands read from the parsed command line. */
 export interface CheckpointCliOptions {
@@ -36,12 +37,9 @@ const MARK = { added: 'A', modified: 'M', deleted: 'D', unchanged: '=' } as cons
 
 async function findSession(api: SepiaService, id: string, agent?: string, homes?: readonly string[]): Promise<{ agent: AgentId; id: string }> {
   const lib = await api.getLibrary()
-  const matches = lib.sessions.filter((s) => (s.id === id || s.id.startsWith(id)) && (!agent || s.agent === agent))
-  const exact = matches.filter((s) => s.id === id)
-  const pick = exact.length > 0 ? exact : matches
-  if (pick.length === 0) throw sessionNotFound(id, lib.homes, homes)
-  if (pick.length > 1) throw new SepiaError({ code: 'BAD_ARGUMENT', message: `"${id}" matches ${pick.length} sessions; give more of the id or --agent.` })
-  return { agent: pick[0]!.agent, id: pick[0]!.id }
+  const s = matchSession(lib.sessions, id, agent)
+  if (!s) throw sessionNotFound(id, lib.homes, homes)
+  return { agent: s.agent, id: s.id }
 }
 
 function location(api: SepiaService, o: CheckpointCliOptions): { targetDir?: string; repoDir?: string; grant?: string } {
@@ -65,17 +63,16 @@ export function pickCheckpoint(list: readonly CheckpointInfo[], typed: string): 
   throw new SepiaError({ code: 'CHECKPOINT_NOT_FOUND', message: `No checkpoint "${typed}"; its id, the start of its ref, or its number from "sepia checkpoints" will do.` })
 }
 
-function when(ms: number | undefined): string {
-  return ms === undefined ? '                ' : new Date(ms).toISOString().replace('T', ' ').slice(0, 16)
-}
+const when = localMinute
 
 function formatList(session: string, l: CheckpointList): string {
   const lines = [`${session}: ${plural(l.checkpoints.length, 'checkpoint')}`]
   if (l.projectDir) lines.push(`Project: ${l.projectDir}${l.projectExists ? '' : ' (not on this computer)'}`)
   lines.push(l.defaultTarget ? `Restores go into: ${l.defaultTarget}` : `Restores need --to DIR: ${l.targetNote ?? ''}`)
   if (l.store) lines.push(`Read from: ${l.store}`)
+  if (l.checkpoints.length > 0) lines.push(`Times in ${localZoneName()}.`)
   l.checkpoints.forEach((c, i) => {
-    const files = c.fileCount === undefined ? '  ? files' : `${String(c.fileCount).padStart(3)} files`
+    const files = c.fileCount === undefined ? '  ? files' : plural(String(c.fileCount).padStart(3), 'file', 'files').padEnd(9)
     lines.push(`${String(i + 1).padStart(3)}  ${c.ref.slice(0, 12).padEnd(12)}  ${c.kind.padEnd(12)}  ${when(c.createdAt)}  ${files}  ${c.label}`)
     if (c.problem) lines.push(`       ${c.problem}`)
   })
@@ -155,7 +152,7 @@ export async function runRestores(api: SepiaService, o: CheckpointCliOptions, ou
   const list = await api.listRestores()
   if (o.json) out.write(JSON.stringify(list, null, 2) + '\n')
   else if (list.length === 0) out.write('No restores yet.\n')
-  else for (const r of list) out.write(`${r.restoreId}  ${r.state.padEnd(11)}  ${String(r.fileCount).padStart(3)} files  ${r.agent} ${r.sessionId}  → ${r.targetDir}\n`)
+  else for (const r of list) out.write(`${r.restoreId}  ${r.state.padEnd(11)}  ${plural(String(r.fileCount).padStart(3), 'file').padEnd(9)}  ${r.agent} ${r.sessionId}  → ${r.targetDir}\n`)
   return 0
 }
 

@@ -10,7 +10,7 @@ import { createApi } from '../main/api'
 import { processContext } from '../main/host'
 import { sessionToMarkdown } from '../main/export/markdown'
 import { unknownAgentError } from './agent-arg'
-import { pasteableId, safeText, sessionNotFound, writeDiagnostics } from './terminal'
+import { localMinute, localZoneName, pasteableId, safeText, sessionNotFound, writeDiagnostics } from './terminal'
 import { AGENT_IDS, isAgentId } from '../shared/ir'
 import { EXPORT_USAGE, runCollect, runExport, type ExportCliOptions } from './export'
 import { CHECKPOINT_USAGE, runCheckpointCommand } from './checkpoints'
@@ -29,6 +29,7 @@ import { checkPostgresUrl, maskSecretsIn } from '../main/team/url'
 import type { CliValues } from './options'
 import { plural } from '../shared/plural'
 import { summaryAgent } from './summary-agent'
+import { matchSession } from './pick'
 
 export const USAGE = `Usage:
   sepia list  [--home DIR] [--agent ID] [--all] [--json]
@@ -44,6 +45,22 @@ ${TEAM_USAGE}${EXPORT_USAGE}${CHECKPOINT_USAGE}${SEARCH_USAGE}${USAGE_USAGE}${TI
 ${wrapList(AGENTS.map((a) => a.id), ' '.repeat(15))}
 `
 
+/**
+ * `sepia <command> --help`: the lines of {@link USAGE} about `command` (each entry that starts
+ * `  sepia <command>`, with its indented lines) and the Options; the whole USAGE for a word that
+ * is not a command.
+ */
+export function commandHelp(command: string): string {
+  const [head = '', options = ''] = USAGE.split('\nOptions:\n')
+  const entries: string[][] = []
+  for (const line of head.split('\n').slice(1)) {
+    if (/^ {2}sepia /.test(line)) entries.push([line])
+    else if (line.trim() && entries.length) entries[entries.length - 1]!.push(line)
+  }
+  const mine = entries.filter((e) => e[0]!.startsWith(`  sepia ${command} `) || e[0] === `  sepia ${command}`)
+  return mine.length === 0 ? USAGE : `Usage:\n${mine.map((e) => e.join('\n')).join('\n')}\nOptions:\n${options}`
+}
+
 /** Run `command` (the first positional) with the other positionals and the parsed options. Resolves the exit code. */
 export async function runCommand(command: string | undefined, rest: string[], values: CliValues, out: NodeJS.WritableStream, err: NodeJS.WritableStream): Promise<number> {
   if (command === 'help') {
@@ -51,7 +68,7 @@ export async function runCommand(command: string | undefined, rest: string[], va
     return 0
   }
   if (values.help || !command) {
-    out.write(USAGE)
+    out.write(command ? commandHelp(command) : USAGE)
     return command || values.help ? 0 : 2
   }
   // The team catalog (issue 20): neither command reads a home through the desktop API.
@@ -114,10 +131,8 @@ export async function runCommand(command: string | undefined, rest: string[], va
         }
         if (values.agent && !isAgentId(values.agent)) throw unknownAgentError(values.agent, AGENT_IDS, AGENTS, 'reads')
         const lib = await api.getLibrary()
-        const matches = lib.sessions.filter((s) => (s.id === id || s.id.startsWith(id)) && (!values.agent || s.agent === values.agent))
-        const exact = matches.filter((s) => s.id === id)
-        const pick = exact.length > 0 ? exact : matches
-        if (pick.length === 0) {
+        const picked = matchSession(lib.sessions, id, values.agent)
+        if (!picked) {
           // The id is there under another agent than --agent names: say which.
           const other = values.agent ? lib.sessions.find((s) => s.id === id || s.id.startsWith(id)) : undefined
           if (other) throw new SepiaError({ code: 'SESSION_NOT_FOUND', message: `"${id}" is a ${agentById(other.agent).displayName} session, not ${agentById(values.agent!).displayName}: leave out --agent or use --agent ${other.agent}.` })
@@ -127,11 +142,7 @@ export async function runCommand(command: string | undefined, rest: string[], va
           if (locked) throw new SepiaError({ code: 'SESSION_NOT_FOUND', message: unreadStoreLine(locked) })
           throw sessionNotFound(id, lib.homes, values.home)
         }
-        if (pick.length > 1) {
-          const names = pick.slice(0, 10).map((s) => `  ${s.agent}  ${pasteableId(s.id)}  ${s.title ?? ''}`.trimEnd())
-          throw new SepiaError({ code: 'BAD_ARGUMENT', message: safeText(`"${id}" matches ${pick.length} sessions; give more of the id or --agent:\n${names.join('\n')}${pick.length > 10 ? '\n  …' : ''}`) })
-        }
-        const session = await api.getSession(pick[0]!.agent, pick[0]!.id)
+        const session = await api.getSession(picked.agent, picked.id)
         out.write(values.json ? JSON.stringify(session, null, 2) + '\n' : safeText(sessionToMarkdown(session)))
         if (!values.json) writeDiagnostics(err, session.diagnostics)
         return 0
@@ -228,6 +239,7 @@ function formatList(all: SessionSummary[], homes: string[], showHidden: boolean,
   const hidden = all.length - sessions.length
   const lines = [`${plural(sessions.length, 'session')} in ${homes.join(', ')}${hidden ? ` (${hidden} hidden by their agent not shown: --all lists them)` : ''}`]
   if (unread.length > 0) lines.push(`No session Sepia can read; ${unreadSentence(unread)}`)
+  if (sessions.length > 0) lines.push(`Times in ${localZoneName()}.`)
   const byAgent = new Map<string, SessionSummary[]>()
   for (const s of sessions) byAgent.set(s.agent, [...(byAgent.get(s.agent) ?? []), s])
   for (const [agent, list] of byAgent) {
@@ -252,9 +264,9 @@ function formatList(all: SessionSummary[], homes: string[], showHidden: boolean,
       const ps = tops.flatMap((s) => [s, ...(children.get(s.id) ?? [])])
       lines.push(`  ${project}`)
       for (const s of ps) {
-        const when = s.createdAt !== undefined ? new Date(s.createdAt).toISOString().replace('T', ' ').slice(0, 16) : '                '
+        const when = localMinute(s.createdAt)
         const indent = s.parentSessionId ? '      └ ' : '    '
-        lines.push(`${indent}${pasteableId(s.id)}  ${when}  ${String(s.messageCount).padStart(3)} msgs  ${s.model ?? ''}  ${s.title ?? ''}${s.hidden ? '  (hidden)' : ''}`.trimEnd())
+        lines.push(`${indent}${pasteableId(s.id)}  ${when}  ${plural(String(s.messageCount).padStart(3), 'msg').padEnd(8)}  ${s.model ?? ''}  ${s.title ?? ''}${s.hidden ? '  (hidden)' : ''}`.trimEnd())
       }
     }
   }

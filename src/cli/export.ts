@@ -17,10 +17,12 @@ import { isExportFormat } from '../main/export'
 import { resolveHome } from '../main/platform'
 import { sessionNotFound } from './terminal'
 import { plural } from '../shared/plural'
+import { matchSession } from './pick'
 
 /** Usage lines of the two commands (inserted in the CLI's usage text). */
 export const EXPORT_USAGE = `  sepia export <session-id>... | --project P | --all  --format md|html|json|atif|pdf --out DIR
-               [--no-thinking] [--no-tool-output]     one file per session, secrets masked
+               [--no-thinking] [--no-tool-output] [--home DIR]
+                                                one file per session, secrets masked
   sepia collect [--home DIR] --out PATH [--zip] [--include-credentials]
                                                 copy the agent stores into a review bundle
 `
@@ -52,12 +54,9 @@ export async function runExport(api: SepiaService, ids: string[], o: ExportCliOp
   else {
     const lib = await api.getLibrary()
     sessions = ids.map((id) => {
-      const matches = lib.sessions.filter((s) => (s.id === id || s.id.startsWith(id)) && (!o.agent || s.agent === o.agent))
-      const exact = matches.filter((s) => s.id === id)
-      const pick = exact.length > 0 ? exact : matches
-      if (pick.length === 0) throw sessionNotFound(id, lib.homes, o.homes)
-      if (pick.length > 1) throw new SepiaError({ code: 'BAD_ARGUMENT', message: `"${id}" matches ${pick.length} sessions; give more of the id or --agent.` })
-      return { agent: pick[0]!.agent, id: pick[0]!.id }
+      const s = matchSession(lib.sessions, id, o.agent)
+      if (!s) throw sessionNotFound(id, lib.homes, o.homes)
+      return { agent: s.agent, id: s.id }
     })
   }
   const outDir = resolve(o.out)
@@ -66,7 +65,7 @@ export async function runExport(api: SepiaService, ids: string[], o: ExportCliOp
   if (o.json) out.write(JSON.stringify(result, null, 2) + '\n')
   else {
     out.write(`Wrote ${plural(result.files.length, 'file')} to ${result.outDir}\n`)
-    for (const f of result.files) out.write(`  ${f.path}  (${f.bytes} bytes)\n`)
+    for (const f of result.files) out.write(`  ${f.path}  (${plural(f.bytes, 'byte')})\n`)
   }
   return 0
 }
@@ -75,7 +74,7 @@ export async function runExport(api: SepiaService, ids: string[], o: ExportCliOp
 export async function runCollect(api: SepiaService, o: ExportCliOptions, out: NodeJS.WritableStream, err: NodeJS.WritableStream): Promise<number> {
   if (!o.out) return usage(err, 'sepia collect needs --out PATH (a new folder, or a new .zip file with --zip).')
   const homes = (o.homes.length > 0 ? o.homes : [resolveHome(process.env, homedir)]).map((h) => resolve(h))
-  for (const h of homes) api.paths.allow(h, 'picked')
+  for (const h of homes) api.paths.allow(h, 'home') // read only: a home collected from is never written
   const outPath = resolve(o.out)
   api.paths.allow(resolve(outPath, '..'), 'picked')
   const r = await api.collectForReview({ target: o.zip ? 'zip' : 'folder', outPath, includeCredentials: o.includeCredentials, homes })

@@ -31,7 +31,7 @@
  * services no listing or search needs (checkpoints, exports, bundles, moves, convert: src/main/api-services.ts).
  */
 import { processContext } from '../main/host'
-import { parseCli } from './options'
+import { parseCli, parseErrorMessage } from './options'
 
 /** Run the CLI with `argv` (without node and script). Resolves the exit code. */
 export async function main(argv: string[], out: NodeJS.WritableStream = process.stdout, err: NodeJS.WritableStream = process.stderr): Promise<number> {
@@ -39,8 +39,8 @@ export async function main(argv: string[], out: NodeJS.WritableStream = process.
   try {
     parsed = parseCli(argv)
   } catch (e) {
-    const { USAGE } = await import('./commands')
-    err.write(`${(e as Error).message}\n\n${USAGE}`)
+    // Node's parseArgs messages in plain words, pointing at the command's help (src/cli/options.ts).
+    err.write(`sepia: ${parseErrorMessage(e as Error, argv)}\n`)
     return 2
   }
   const { values, positionals } = parsed

@@ -6,29 +6,35 @@
  *   sepia install-bundle FILE [--project DIR] [--target-home DIR]
  *   sepia move <session-id> --to-project DIR [--remove-original] [--agent ID] [--home DIR]
  *
- * Paths typed on the command line are the user's choice (the API's path policy allows them). A
+ * Paths typed on the command line are the user's choice (the API's path policy allows them), but a
+ * home given with --home is only read: `move` refuses a session of a home that is not the user's own
+ * (`install-bundle --target-home` is the explicit way to write into another home). A
  * project folder given in another OS's style (`C:\Users\ana\x` on Linux) is kept as typed, not
  * resolved against the shell's folder.
  * Exit codes: 0 done (and read back), 1 failure, 2 bad usage.
  */
 import { dirname, resolve } from 'node:path'
-import { SepiaError } from '../shared/api'
 import type { InstallBundleOptions, InstallBundleResult } from '../shared/move'
 import type { SepiaService } from '../main/api'
 import { isAbsoluteAnyStyle } from '../main/move/paths'
-import { sessionNotFound } from './terminal'
+import { pasteableId, sessionNotFound } from './terminal'
+import { shellQuote } from '../shared/convert'
+import { processContext } from '../main/host'
 import { plural } from '../shared/plural'
+import { matchSession } from './pick'
 
 const COL = ' '.repeat(48)
 
 /** Usage lines for the CLI's help. */
-export const MOVE_USAGE = `  sepia bundle <session-id> --out FILE          write one session (sub-agents, checkpoints, file history) as a
+export const MOVE_USAGE = `  sepia bundle <session-id> --out FILE [--home DIR]
+${COL}write one session (sub-agents, checkpoints, file history) as a
 ${COL}session bundle zip for another computer; SECRETS INCLUDED (your own data, as stored)
   sepia install-bundle FILE [--project DIR] [--target-home DIR]
 ${COL}install a session bundle here, its project folder remapped (any OS to any OS)
   sepia move <session-id> --to-project DIR [--remove-original]
-${COL}move a session to another project folder on this computer (a copy with a new id;
-${COL}--remove-original removes the original after a backup in Sepia's data folder)
+${COL}move a session of your own home to another project folder (a copy with a new id;
+${COL}--remove-original removes the original after a backup in Sepia's data folder);
+${COL}a home opened with --home is only read: bundle, then install-bundle --target-home
 `
 
 /** Options read from the command line. */
@@ -49,14 +55,10 @@ type Out = NodeJS.WritableStream
 const folderArg = (p: string): string => (isAbsoluteAnyStyle(p) ? p : resolve(p))
 
 async function pickSession(api: SepiaService, id: string, o: MoveCliOptions) {
-  for (const h of o.homes ?? []) api.paths.allow(resolve(h), 'picked') // a home typed on the command line: chosen by the user
   const lib = await api.getLibrary()
-  const matches = lib.sessions.filter((s) => (s.id === id || s.id.startsWith(id)) && (!o.agent || s.agent === o.agent))
-  const exact = matches.filter((s) => s.id === id)
-  const pick = exact.length > 0 ? exact : matches
-  if (pick.length === 0) throw sessionNotFound(id, lib.homes, o.homes)
-  if (pick.length > 1) throw new SepiaError({ code: 'BAD_ARGUMENT', message: `"${id}" matches ${pick.length} sessions; give more of the id or --agent.` })
-  return pick[0]!
+  const s = matchSession(lib.sessions, id, o.agent)
+  if (!s) throw sessionNotFound(id, lib.homes, o.homes)
+  return s
 }
 
 function installLines(r: InstallBundleResult): string[] {
@@ -64,7 +66,7 @@ function installLines(r: InstallBundleResult): string[] {
     `Installed ${r.agent} session ${r.sessionId}${r.sessionId !== r.originalSessionId ? ` (a new id: ${r.originalSessionId} is already in this store)` : ''}`,
     `  project folder: ${r.projectPath}${r.projectPath !== r.originalProjectPath ? ` (was ${r.originalProjectPath})` : ''}`,
     ...(r.subagentIds.length ? [`  sub-agents: ${r.subagentIds.join(', ')}`] : []),
-    `  read back: ${r.readBack.messages} entries: messages, tool results and markers (the bundle had ${r.readBack.expectedMessages}), project folder ${r.readBack.workingDirectory}`,
+    `  read back: ${plural(r.readBack.messages, 'entry', 'entries')}: messages, tool results and markers (the bundle had ${r.readBack.expectedMessages}), project folder ${r.readBack.workingDirectory}`,
     ...r.files.map((f) => `  wrote ${f}`),
     ...r.backups.map((b) => `  backup of the database: ${b}`),
     ...(r.notes ?? []).map((n) => `  note: ${n}`),
@@ -120,12 +122,22 @@ export async function runMoveCommand(command: 'bundle' | 'install-bundle' | 'mov
     return 2
   }
   const s = await pickSession(api, first, o)
+  // A home opened with --home is only read (README "Open a copied home folder"): say so and what does the same.
+  if (resolve(s.home) !== resolve(processContext({ mode: 'browser' }).ownHome)) {
+    err.write(
+      `sepia: ${s.home} was opened with --home, so Sepia only reads it: it never writes into it or deletes from it, and "sepia move" moves sessions within your own home only.\n` +
+        `To put a copy of the session into a home of your choice under another project folder:\n` +
+        `  sepia bundle ${pasteableId(s.id)} --home ${shellQuote(s.home)} --out session.zip\n` +
+        `  sepia install-bundle session.zip --project ${shellQuote(o.toProject)} --target-home <that home>\n`,
+    )
+    return 1
+  }
   const r = await api.moveSession(s.agent, s.id, { toProject: folderArg(o.toProject), removeOriginal: o.removeOriginal === true })
   if (o.json) out.write(JSON.stringify(r, null, 2) + '\n')
   else {
     const orig = r.original.kept
       ? [`The original ${r.original.sessionId} is kept where it was (--remove-original removes it after a backup).`]
-      : [`The original ${r.original.sessionId} was removed; its backup: ${r.original.backup} (sepia install-bundle puts it back).`, ...r.original.databaseBackups.map((b) => `  backup of the database: ${b}`)]
+      : [`The original ${r.original.sessionId} was removed; its backup: ${r.original.backup} (put it back with: sepia install-bundle ${shellQuote(r.original.backup ?? '')}).`, ...r.original.databaseBackups.map((b) => `  backup of the database: ${b}`)]
     out.write([...installLines(r.install), ...orig, ''].join('\n'))
   }
   return 0

@@ -46,9 +46,6 @@ export async function runServe(api: SepiaApi, options: ServeOptions, out: NodeJS
     }
     throw e
   }
-  const where = lib.homes.map((h) => h.path).join(', ')
-  out.write(`Sepia is serving ${plural(lib.sessions.length, 'session')} from ${lib.homes.some((h) => h.isDemo) ? 'the demo library' : where}\n`)
-  out.write(`Open ${handle.url}\n(Press Ctrl+C to stop.)\n`)
   const stop = () => {
     void handle.close().then(() => {
       try {
@@ -59,7 +56,11 @@ export async function runServe(api: SepiaApi, options: ServeOptions, out: NodeJS
       process.exit(0)
     })
   }
+  // Listening for the stop signals before saying it serves: a signal sent on that line stops it cleanly.
   process.once('SIGINT', stop)
   process.once('SIGTERM', stop)
+  const where = lib.homes.map((h) => h.path).join(', ')
+  out.write(`Sepia is serving ${plural(lib.sessions.length, 'session')} from ${lib.homes.some((h) => h.isDemo) ? 'the demo library' : where}\n`)
+  out.write(`Open ${handle.url}\n(Press Ctrl+C to stop.)\n`)
   return -1
 }

@@ -7,6 +7,7 @@ import type { Diagnostic } from '../shared/ir'
 import { SepiaError } from '../shared/api'
 import { quoteArg, shellQuote } from '../shared/convert'
 import { plural } from '../shared/plural'
+import { localTimeZone } from '../main/usage/zone'
 
 // C0 controls except \t (09) and \n (0a), DEL, and C1 controls.
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g
@@ -57,3 +58,18 @@ export function sessionNotFound(id: string, searched: readonly { path: string; i
 export function pasteableId(id: string): string {
   return quoteArg(id, process.platform === 'win32' ? 'win32' : 'linux')
 }
+
+/**
+ * A time as the human output of `sepia list`, `search` and `checkpoints` shows it: `YYYY-MM-DD HH:MM`
+ * in this machine's time zone (the zone `sepia usage` counts days in; {@link localZoneName}), 16
+ * spaces when unknown. `ms`: milliseconds since the epoch. JSON output keeps ISO UTC.
+ */
+export function localMinute(ms: number | undefined): string {
+  if (ms === undefined || !Number.isFinite(ms)) return ' '.repeat(16)
+  const d = new Date(ms)
+  const p = (n: number): string => String(n).padStart(2, '0')
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`
+}
+
+/** This machine's time zone name as Intl gives it (`Europe/Paris`, `UTC`): the zone of {@link localMinute}. */
+export const localZoneName = localTimeZone

@@ -16,8 +16,8 @@ import { dateOption } from './search'
 
 /** Usage lines of the command. */
 export const USAGE_USAGE = `  sepia usage [--by day|project|model|session|agent] [--since DATE] [--until DATE]
-              [--tz ZONE] [--agent ID] [--project DIR] [--json | --csv]
-                                                tokens and cost (days in ZONE, default local)
+              [--tz ZONE] [--agent ID] [--project DIR] [--home DIR] [--json | --csv]
+                                                tokens and cost (days in ZONE, default local; DATE: YYYY-MM-DD or 7d)
 `
 
 /** Options the usage command reads. */
@@ -58,8 +58,8 @@ export async function runUsage(api: SepiaService, o: UsageCliOptions, out: NodeJ
     query.agent = o.agent
   }
   if (o.project !== undefined) query.project = o.project
-  const since = dateOption(o.since, now)
-  const until = dateOption(o.until, now)
+  const since = dateOption(o.since, now, '--since', true)
+  const until = dateOption(o.until, now, '--until', true)
   if (since !== undefined) query.since = since
   if (until !== undefined) query.until = until
   await api.ready()
@@ -67,5 +67,7 @@ export async function runUsage(api: SepiaService, o: UsageCliOptions, out: NodeJ
   await api.library.refresh(query.agent ? [query.agent] : undefined)
   const report = await api.getUsage(query)
   out.write(o.csv ? usageCsv(report) : o.json ? JSON.stringify(report, null, 2) + '\n' : formatUsage(report))
+  // No agent history here, so the built-in demo library was counted: say so, as `sepia list` and `search` do.
+  if (!o.json && !o.csv && api.library.openHomes.some((h) => h.isDemo)) out.write('\n(These are the demo library\'s tokens and cost: Sepia found no agent history of yours. Use --home DIR for a copied home folder.)\n')
   return 0
 }

@@ -460,7 +460,10 @@ export interface SepiaApi {
    * Move a session to another project folder on this machine: bundle in memory, install under
    * `options.toProject` (a copy with a new id), read back; the original is kept unless
    * `removeOriginal`, and then only after a backup bundle was written into Sepia's data folder.
-   * Rejects like {@link bundleSession} and {@link installBundle}.
+   * Only a session of the user's own home moves: one of a home opened to read (a copy from another
+   * computer) rejects `BAD_ARGUMENT` with nothing written, since an opened home is never written
+   * (a bundle installed with `targetHome` is the explicit way into another home). Otherwise rejects
+   * like {@link bundleSession} and {@link installBundle}.
    */
   moveSession(agent: AgentId, id: string, options: MoveSessionOptions): Promise<MoveSessionResult>
 }

@@ -73,8 +73,6 @@ export interface MoveSessionOptions {
   toProject: string
   /** Remove the original once the copy read back right; a backup bundle stays in Sepia's data folder. */
   removeOriginal?: boolean
-  /** Token from `approveFolder(<the session's home>, 'convert')` when that home is not the user's own. */
-  grant?: string
 }
 
 /** Result of `moveSession`. */

@@ -4,8 +4,9 @@
  * `bundle/move.ts` (gather, zip), `install.ts` and `move.ts`.
  *
  * Where they may write (src/main/paths.ts): a bundle zip only where `checkWrite` allows (a picked
- * folder, Sepia's data folder, or a one-time grant); an install or a move only into the agent store
- * of the user's own home or of a home the user picked or granted (like a convert's target).
+ * folder, Sepia's data folder, or a one-time grant); an install into the agent store of the user's
+ * own home or of a home the user picked or granted (like a convert's target); a move only within
+ * the user's own home (a home opened to read is never written: {@link openedHomeRefusal}).
  */
 import { randomUUID } from 'node:crypto'
 import { existsSync } from 'node:fs'
@@ -44,6 +45,14 @@ export interface MoveMethods {
 }
 
 const bad = (message: string): SepiaError => new SepiaError({ code: 'BAD_ARGUMENT', message })
+
+/**
+ * Why a session of `home` (a home opened to read, not the user's own) is not moved: plain words
+ * for the app and the CLI alike.
+ */
+export function openedHomeRefusal(home: string): string {
+  return `${home} is a home folder opened to read, not your own home: Sepia never writes into it, so it does not move a session there. To put a copy of the session into a home of your choice, make a session bundle of it and install that bundle with a target home.`
+}
 
 /** Build the methods. */
 export function createMoveMethods(d: MoveServiceDeps): MoveMethods {
@@ -119,8 +128,11 @@ export function createMoveMethods(d: MoveServiceDeps): MoveMethods {
       if (options.removeOriginal !== undefined && typeof options.removeOriginal !== 'boolean') throw bad('removeOriginal must be true or false.')
       const { layout, isDemo } = await homeOf(agent, id)
       if (isDemo) throw bad('Demo sessions cannot be moved; open your own home first.')
-      // The session's own store is written into: the user's own home, or a home picked or granted.
-      if (resolve(layout.home) !== resolve(d.context.ownHome)) await d.paths.checkWrite(layout.home, 'The home the session lives in', { operation: 'convert', grant: options.grant })
+      // The session's own store is written into (and, with removeOriginal, deleted from): only the
+      // user's own home. A home opened to read (a copy from another computer, a review bundle) is
+      // never written (README "Open a copied home folder"); installBundle with a targetHome is the
+      // explicit way to write into another home.
+      if (resolve(layout.home) !== resolve(d.context.ownHome)) throw bad(openedHomeRefusal(layout.home))
       const result = await moveSession({ layout, agent: def, sessionId: id, toProject: options.toProject.trim(), removeOriginal: options.removeOriginal === true, appDataDir: d.appDataDir, ctx: d.ctx, now: d.ctx.now, newId, createdBy })
       await reloadIfOpen(layout.home)
       const notes = notesFor(result.install.projectPath)

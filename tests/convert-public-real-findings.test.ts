@@ -273,7 +273,15 @@ describe('the list counts messages; move and install-bundle count entries and sa
     const list = await runCli('list', '--home', home, '--json')
     const row = (JSON.parse(list.out) as { sessions: { id: string; messageCount: number }[] }).sessions.find((s) => s.id.startsWith('c79310a4'))!
     expect(row.messageCount).toBe(messages)
-    const mv = await runCli('move', 'c79310a4', '--home', home, '--to-project', temp('h7-np-'))
+    // A move works in the user's own home only (an opened --home is never written): this copy is HOME.
+    const savedHome = process.env['HOME']
+    process.env['HOME'] = home
+    let mv: Awaited<ReturnType<typeof runCli>>
+    try {
+      mv = await runCli('move', 'c79310a4', '--to-project', temp('h7-np-'))
+    } finally {
+      process.env['HOME'] = savedHome
+    }
     expect(mv.code, mv.err).toBe(0)
     expect(mv.out).toContain(`read back: ${messages + results} entries: messages, tool results and markers (the bundle had ${messages + results})`)
   })

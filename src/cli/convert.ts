@@ -22,6 +22,7 @@ import { oneLine } from '../main/ir/build'
 import { sessionNotFound } from './terminal'
 import { unknownAgentError } from './agent-arg'
 import { plural } from '../shared/plural'
+import { matchSession } from './pick'
 
 /** Ids of the agents Sepia can write a session into (`capabilities.canWrite` in the registry, src/main/agents/registry.ts). */
 export const CONVERT_TARGETS: readonly AgentId[] = AGENTS.filter((a) => a.capabilities.canWrite && a.write !== undefined).map((a) => a.id)
@@ -123,12 +124,8 @@ export async function runConvert(api: SepiaService, args: string[], o: ConvertCl
   if (!isAgentId(o.to)) throw unknownAgentError(o.to, CONVERT_TARGETS, AGENTS, 'writes')
   const lib = await api.getLibrary()
   if (lib.index?.error) err.write(`warning: ${lib.index.error}. The session list may be out of date; converting anyway.\n`)
-  const matches = lib.sessions.filter((s) => (s.id === id || s.id.startsWith(id)) && (!o.agent || s.agent === o.agent))
-  const exact = matches.filter((s) => s.id === id)
-  const pick = exact.length > 0 ? exact : matches
-  if (pick.length === 0) throw sessionNotFound(id, lib.homes, o.homes)
-  if (pick.length > 1) throw new SepiaError({ code: 'BAD_ARGUMENT', message: `"${id}" matches ${pick.length} sessions; give more of the id or --agent.` })
-  const source = pick[0]!
+  const source = matchSession(lib.sessions, id, o.agent)
+  if (!source) throw sessionNotFound(id, lib.homes, o.homes)
   const options: ConvertOptions = { textOnly: o.textOnly === true }
   if (o.targetHome) {
     const abs = resolve(o.targetHome)

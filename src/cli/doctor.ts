@@ -76,7 +76,7 @@ export async function runDoctor(api: SepiaService, o: { json: boolean; report?: 
     if (o.out !== undefined) api.paths.allow(o.out, 'picked')
     const r = await api.reportProblem(o.report, o.out)
     if (o.json) out.write(JSON.stringify(r, null, 2) + '\n')
-    else out.write(safeText(`Wrote a masked copy of ${r.source} to ${r.path} (${r.maskedSecrets} secrets masked, ${r.replacedPaths} user names and paths replaced). Nothing was sent; attach it to your bug report.\n`))
+    else out.write(safeText(`Wrote a masked copy of ${r.source} to ${r.path} (${plural(r.maskedSecrets, 'secret')} masked, ${plural(r.replacedPaths, 'user name or path', 'user names and paths')} replaced). Nothing was sent; attach it to your bug report.\n`))
     return 0
   }
   const report = await api.getHealth()

@@ -140,11 +140,14 @@ const FAMILY_NAMES: Record<ProviderFamily, string> = {
   any: 'a provider chosen at resume time',
 }
 
+/** 'it' for one, 'them' for more: the pronoun that agrees with a count. */
+const them = (n: number): string => (n === 1 ? 'it' : 'them')
+
 type Describers = { [K in ConvertWarningKind]: (w: Extract<ConvertWarning, { kind: K }>) => string }
 
 const DESCRIBE: Describers = {
   'thinking-unsigned-dropped': (w) =>
-    `${plural(w.count, 'thinking block')} without a provider signature left out: the target would send them back to its model, which rejects unsigned thinking.`,
+    `${plural(w.count, 'thinking block')} without a provider signature left out: the target would send ${them(w.count)} back to its model, which rejects unsigned thinking.`,
   'thinking-other-provider-dropped': (w) =>
     w.from === 'any'
       ? `${plural(w.count, 'signed thinking block')} left out: the source agent talks to whichever provider it was set up with, so which provider signed ${w.count === 1 ? 'it' : 'them'} is not recorded, and a target sends signed thinking back only to the provider that signed it.`
@@ -160,9 +163,9 @@ const DESCRIBE: Describers = {
   'unpaired-call-result-added': (w) =>
     `${plural(w.count, 'tool call')} had no recorded result: a placeholder result was added, because the target drops a call without one.`,
   'result-moved': (w) => `${plural(w.count, 'tool result')} moved right after the call it answers.`,
-  'image-as-note': (w) => `${plural(w.count, 'image')} replaced by a short note: the target cannot hold them.`,
+  'image-as-note': (w) => `${plural(w.count, 'image')} replaced by a short note: the target cannot hold ${them(w.count)}.`,
   'image-undecodable': (w) => `${plural(w.count, 'image')} replaced by a short note: the data does not decode as base64, and the target would stop on it.`,
-  'file-as-note': (w) => `${plural(w.count, 'attached file')} replaced by a short note: the target cannot hold them.`,
+  'file-as-note': (w) => `${plural(w.count, 'attached file')} replaced by a short note: the target cannot hold ${them(w.count)}.`,
   'block-dropped': (w) => `${plural(w.count, `"${w.blockType}" block`)} with no text left out.`,
   'event-dropped': (w) => `${plural(w.count, `${w.event} marker`)} left out (not a conversation turn).`,
   'injected-context-dropped': (w) => `${plural(w.count, 'message')} of injected context (reminders, environment details) left out.`,
@@ -170,16 +173,20 @@ const DESCRIBE: Describers = {
   'branch-dropped': (w) => `${plural(w.count, 'message')} on abandoned branches left out: only the main thread is converted.`,
   'twin-folded': (w) => `${plural(w.count, 'duplicated assistant message')} (rendered/unrendered twins) written once.`,
   'subagent-flattened': (w) =>
-    `${plural(w.count, 'sub-agent run')} kept as the call that started it and its report; the sub-agent's own conversation stays a separate session.`,
+    w.count === 1
+      ? `1 sub-agent run kept as the call that started it and its report; the sub-agent's own conversation stays a separate session.`
+      : `${w.count} sub-agent runs, each kept as the call that started it and its report; each sub-agent's own conversation stays a separate session.`,
   'subagent-no-transcript': (w) =>
-    `${plural(w.count, 'sub-agent run')} kept as the call that started it and its report; this home holds no transcript of the sub-agent's own conversation, so the report is all there is of it.`,
+    w.count === 1
+      ? `1 sub-agent run kept as the call that started it and its report; this home holds no transcript of the sub-agent's own conversation, so the report is all there is of it.`
+      : `${w.count} sub-agent runs, each kept as the call that started it and its report; this home holds no transcript of the sub-agents' own conversations, so the reports are all there is of them.`,
   'usage-not-representable': (w) => `Token usage or cost of ${plural(w.count, 'message')} has no place in the target and is left out.`,
   'input-usage-dropped': (w) =>
     `Input-token counts of ${plural(w.count, 'message')} left out: they were measured with another agent's prompt, and the target would size its context from them.`,
   'checkpoints-dropped': (w) => `${plural(w.count, 'checkpoint')} of the source agent left out: they do not transfer.`,
   'empty-message-dropped': (w) => `${plural(w.count, 'message')} left empty by the steps above left out.`,
   'message-skipped-by-target': (w) =>
-    `${plural(w.count, 'user message')} beginning with "/" or "?" written, but the target takes them for commands and leaves them out when it resumes: its model will not see them.`,
+    `${plural(w.count, 'user message')} beginning with "/" or "?" written, but the target takes ${them(w.count)} for commands and leaves ${them(w.count)} out when it resumes: its model will not see ${them(w.count)}.`,
   'foreign-project-path': (w) =>
     `The project folder ${w.path} is not a folder on ${OS_NAMES[w.os]}, so the target agent will not find this session there. Choose the project folder on this computer.`,
   'secrets-masked': (w) => `${plural(w.count, 'secret')} (API keys, tokens) written masked, as Sepia shows them; reveal the session's secrets first to carry them over.`,

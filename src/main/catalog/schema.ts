@@ -37,8 +37,8 @@
  * 179 MB. Prefix queries (`getSess*`) run on the plain index.
  */
 import Database from 'better-sqlite3'
-import { chmodSync, existsSync, mkdirSync } from 'node:fs'
-import { dirname } from 'node:path'
+import { chmodSync, existsSync, mkdirSync, rmSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import { ftsText } from '../search/cjk'
 import { staleReadsOnReaderChange } from './reader-key'
 
@@ -55,6 +55,23 @@ export const FTS_TEXT_FUNCTION = 'sepia_fts_text'
 
 /** File name of the catalog inside the app data folder. */
 export const CATALOG_FILE = 'catalog.sqlite'
+
+/** File name of the full-text index, beside the catalog (see the module docstring). */
+export const SEARCH_FILE = 'search.sqlite'
+
+/** Schema name the full-text index is attached as on every catalog connection. */
+export const SEARCH_SCHEMA = 'search'
+
+/**
+ * Version of `search.sqlite`'s schema (its `user_version`); an index of another version is
+ * emptied and every message row queued for it again. 1: issue 15, the index out of the catalog.
+ */
+export const SEARCH_VERSION = 1
+
+const SEARCH_DDL = `
+CREATE VIRTUAL TABLE IF NOT EXISTS ${SEARCH_SCHEMA}.fts USING fts5(text, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2');
+CREATE TABLE IF NOT EXISTS ${SEARCH_SCHEMA}.meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+`
 
 const DDL = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -103,7 +120,7 @@ CREATE TABLE IF NOT EXISTS files (
   PRIMARY KEY (sid, path)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS messages (
-  mid INTEGER PRIMARY KEY,
+  mid INTEGER PRIMARY KEY AUTOINCREMENT,
   sid INTEGER NOT NULL,
   seq INTEGER NOT NULL,
   node_id TEXT NOT NULL,
@@ -130,11 +147,12 @@ CREATE TABLE IF NOT EXISTS usage (
 );
 CREATE INDEX IF NOT EXISTS usage_sid ON usage(sid, seq);
 CREATE TABLE IF NOT EXISTS skeletons (sid INTEGER NOT NULL, part INTEGER NOT NULL, json TEXT NOT NULL, PRIMARY KEY (sid, part));
-CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(text, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2');
 CREATE TABLE IF NOT EXISTS fts_pending (mid INTEGER PRIMARY KEY);
+CREATE TABLE IF NOT EXISTS fts_deleted (seq INTEGER PRIMARY KEY AUTOINCREMENT, mid INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS removed (home TEXT NOT NULL, agent TEXT NOT NULL, session_id TEXT NOT NULL, gen INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS removed_gen ON removed(gen);
 INSERT OR IGNORE INTO meta(key, value) VALUES ('gen', '0');
+INSERT OR IGNORE INTO meta(key, value) VALUES ('catalog_id', lower(hex(randomblob(16))));
 `
 
 /**
@@ -159,20 +177,27 @@ CREATE TABLE IF NOT EXISTS list_cache (sid INTEGER PRIMARY KEY, key TEXT NOT NUL
 `
 
 const DROP = `
-DROP TABLE IF EXISTS list_cache;
-DROP TABLE IF EXISTS fts;
-DROP TABLE IF EXISTS fts_pending;
-DROP TABLE IF EXISTS skeletons;
-DROP TABLE IF EXISTS usage;
-DROP TABLE IF EXISTS messages;
-DROP TABLE IF EXISTS files;
-DROP TABLE IF EXISTS sessions;
-DROP TABLE IF EXISTS removed;
-DROP TABLE IF EXISTS meta;
+DROP TABLE IF EXISTS main.list_cache;
+DROP TABLE IF EXISTS main.fts;
+DROP TABLE IF EXISTS main.fts_pending;
+DROP TABLE IF EXISTS main.fts_deleted;
+DROP TABLE IF EXISTS main.skeletons;
+DROP TABLE IF EXISTS main.usage;
+DROP TABLE IF EXISTS main.messages;
+DROP TABLE IF EXISTS main.files;
+DROP TABLE IF EXISTS main.sessions;
+DROP TABLE IF EXISTS main.removed;
+DROP TABLE IF EXISTS main.meta;
 `
 
 /** How long a statement waits for another process's write lock (better-sqlite3 `timeout`, ms). */
 export const BUSY_TIMEOUT_MS = 10_000
+
+/** Connections whose `.immediate()` transactions lock only the catalog (the index is attached, see {@link retryingTransactions}). */
+const lockMainOnly = new WeakSet<Database.Database>()
+
+/** A write that changes nothing: as a transaction's first statement it takes the catalog's write lock only. */
+const LOCK_MAIN = 'UPDATE main.meta SET value = value WHERE 0'
 
 /** Times an outermost transaction is run again after `SQLITE_BUSY_SNAPSHOT` before the error is thrown. */
 const SNAPSHOT_RETRIES = 50
@@ -184,11 +209,15 @@ const SNAPSHOT_RETRIES = 50
  * Sepia process, a worker — committed in between (sqlite.org/rescode.html#busy_snapshot; issue 14:
  * `sepia convert` crashed in the FTS step). The transaction was rolled back, so running `fn` again
  * from the start is what SQLite asks for. Nested calls (savepoints) are left alone: their outer
- * transaction retries. Returns `db`.
+ * transaction retries. Once the index is attached (`search.sqlite`, {@link openCatalog}), an
+ * outermost `.immediate()` is `BEGIN` plus a write that changes nothing in the catalog: SQLite's
+ * `BEGIN IMMEDIATE` takes the write lock of every attached database, so every catalog writer
+ * would otherwise wait for the index's writer, which is what the second file is for. Returns `db`.
  */
 export function retryingTransactions(db: Database.Database): Database.Database {
   const original = db.transaction.bind(db)
   const pause = new Int32Array(new SharedArrayBuffer(4))
+  let lockStatement: Database.Statement | undefined
   const retrying = <F extends (...args: never[]) => unknown>(run: F): F =>
     ((...args: Parameters<F>) => {
       for (let attempt = 0; ; attempt++) {
@@ -205,7 +234,23 @@ export function retryingTransactions(db: Database.Database): Database.Database {
     const tx = original(fn)
     const wrapped = retrying(tx) as unknown as typeof tx
     wrapped.deferred = retrying(tx.deferred)
-    wrapped.immediate = retrying(tx.immediate)
+    let lockFirst = false
+    const locked = original((...args: never[]) => {
+      if (lockFirst) {
+        lockFirst = false
+        ;(lockStatement ??= db.prepare(LOCK_MAIN)).run()
+      }
+      return fn(...args)
+    })
+    wrapped.immediate = retrying(((...args: never[]) => {
+      if (!lockMainOnly.has(db) || db.inTransaction) return tx.immediate(...args)
+      lockFirst = true
+      try {
+        return locked.deferred(...args)
+      } finally {
+        lockFirst = false
+      }
+    }) as typeof tx.immediate)
     wrapped.exclusive = retrying(tx.exclusive)
     wrapped.default = retrying(tx.default)
     return wrapped
@@ -252,9 +297,95 @@ export function openCatalog(path: string): Database.Database {
     }
     db.exec(INDEXES)
     staleReadsOnReaderChange(db)
+    attachSearch(db, path)
   } catch (e) {
     db.close()
     throw e
   }
   return db
+}
+
+/** Path of the full-text index of the catalog at `catalogPath` ({@link SEARCH_FILE} beside it; `':memory:'` for an in-memory catalog). */
+export function searchPathOf(catalogPath: string): string {
+  return catalogPath === ':memory:' ? ':memory:' : join(dirname(catalogPath), SEARCH_FILE)
+}
+
+function attach(db: Database.Database, path: string): void {
+  db.prepare(`ATTACH DATABASE ? AS ${SEARCH_SCHEMA}`).run(path)
+  // Throws SQLITE_NOTADB (or SQLITE_CORRUPT) when the file is not a database.
+  db.prepare(`SELECT count(*) FROM ${SEARCH_SCHEMA}.sqlite_master`).get()
+}
+
+/**
+ * Attach the full-text index (`search.sqlite` beside the catalog, WAL) to a catalog connection as
+ * schema {@link SEARCH_SCHEMA}, so `fts` (not in the catalog) names it in every query. A file that
+ * is not a database is removed (with its log) and created again; then {@link syncSearch}.
+ */
+function attachSearch(db: Database.Database, catalogPath: string): void {
+  const path = searchPathOf(catalogPath)
+  try {
+    attach(db, path)
+  } catch (e) {
+    const code = (e as { code?: unknown }).code
+    if (path === ':memory:' || (code !== 'SQLITE_NOTADB' && code !== 'SQLITE_CORRUPT')) throw e
+    if (db.prepare('SELECT 1 FROM pragma_database_list WHERE name = ?').get(SEARCH_SCHEMA)) db.exec(`DETACH DATABASE ${SEARCH_SCHEMA}`)
+    for (const f of [path, `${path}-wal`, `${path}-shm`]) rmSync(f, { force: true })
+    attach(db, path)
+  }
+  if (path !== ':memory:') {
+    for (const f of [path, `${path}-wal`, `${path}-shm`]) if (existsSync(f)) chmodSync(f, 0o600)
+    db.pragma(`${SEARCH_SCHEMA}.journal_mode = WAL`)
+  }
+  db.pragma(`${SEARCH_SCHEMA}.synchronous = NORMAL`)
+  db.pragma(`${SEARCH_SCHEMA}.cache_size = -32768`)
+  lockMainOnly.add(db)
+  syncSearch(db)
+}
+
+/** The catalog's `catalog_id` (random, made with the catalog: the index names the catalog it indexes). */
+function catalogIdOf(db: Database.Database): string | undefined {
+  return db.prepare(`SELECT value FROM main.meta WHERE key = 'catalog_id'`).pluck().get() as string | undefined
+}
+
+/**
+ * True when the attached index is of {@link SEARCH_VERSION}, has its tables and indexes this
+ * catalog (its `meta.catalog_id` is the catalog's).
+ */
+export function searchMatches(db: Database.Database): boolean {
+  if (db.pragma(`${SEARCH_SCHEMA}.user_version`, { simple: true }) !== SEARCH_VERSION) return false
+  const tables = db.prepare(`SELECT count(*) FROM ${SEARCH_SCHEMA}.sqlite_master WHERE name IN ('fts', 'meta')`).pluck().get() as number
+  if (tables !== 2) return false
+  const id = db.prepare(`SELECT value FROM ${SEARCH_SCHEMA}.meta WHERE key = 'catalog_id'`).pluck().get() as string | undefined
+  return id !== undefined && id === catalogIdOf(db)
+}
+
+/**
+ * Make the attached index one of this catalog: when it is missing, of another version or of
+ * another catalog (`catalog_id`), every message row with text is queued again (`fts_pending`, one
+ * catalog transaction, committed first), then the index is emptied and given the catalog's id, with
+ * `through_mid` and `deleted_through` 0 (one index transaction). Each step checks again under its
+ * lock, so two processes doing this at once, or a crash between the two commits, leave the same
+ * state (a crash after the first: the index still names no catalog, so the next open does both
+ * again). No-op when the index matches.
+ */
+export function syncSearch(db: Database.Database): void {
+  if (searchMatches(db)) return
+  db.transaction(() => {
+    if (searchMatches(db)) return
+    db.prepare('DELETE FROM main.fts_pending').run()
+    db.prepare('INSERT INTO main.fts_pending (mid) SELECT mid FROM main.messages WHERE octet_length(text) > 0').run()
+  }).immediate()
+  db.transaction(() => {
+    // The index's write lock first (a write that changes nothing), then the checks.
+    db.exec(`CREATE TABLE IF NOT EXISTS ${SEARCH_SCHEMA}.meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`)
+    db.prepare(`UPDATE ${SEARCH_SCHEMA}.meta SET value = value WHERE 0`).run()
+    if (searchMatches(db)) return
+    db.exec(`DROP TABLE IF EXISTS ${SEARCH_SCHEMA}.fts; DROP TABLE IF EXISTS ${SEARCH_SCHEMA}.meta;`)
+    db.exec(SEARCH_DDL)
+    const put = db.prepare(`INSERT INTO ${SEARCH_SCHEMA}.meta (key, value) VALUES (?, ?)`)
+    put.run('catalog_id', catalogIdOf(db) ?? '')
+    put.run('through_mid', '0')
+    put.run('deleted_through', '0')
+    db.pragma(`${SEARCH_SCHEMA}.user_version = ${SEARCH_VERSION}`)
+  })()
 }

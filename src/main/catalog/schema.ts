@@ -8,22 +8,39 @@
  *   key), the link results of the last link pass and `gen` (the change counter when last written).
  * - `files`: the source files of each session with size and mtime.
  * - `messages`: one row per IR node that has text: node id, role, time, model, tool names and the
- *   text that is searchable (capped, see `extract.ts`). `fts` indexes `messages.text` as
- *   `ftsText` makes it (CJK runs as bigrams, `search/cjk.ts`): a contentless FTS5 table
- *   (`content=''`, `contentless_delete=1`, SQLite ≥ 3.43; better-sqlite3 12 bundles 3.53), so
- *   the text is stored once, in `messages`, where snippets are cut from it (`search/snippet.ts`);
- *   a row leaves the index by `DELETE ... WHERE rowid = ?`, without reading its text back.
- *   `fts_pending` lists rows not yet in `fts` (the search phase of a refresh fills them in the
- *   background).
+ *   text that is searchable (capped, see `extract.ts`). `mid` is AUTOINCREMENT: never handed out
+ *   twice, so an index entry left for a deleted row can never name another message.
+ * - `fts_pending`: rows not yet in the full-text index (written with the rows, same transaction;
+ *   the search phase of a refresh fills the index in the background); `fts_deleted`: mids whose
+ *   rows were deleted, for the index to drop (`seq` AUTOINCREMENT, in commit order).
  * - `skeletons`: the link skeleton of each session (`extract.ts` `skeletonOf`), out of the
  *   `sessions` row the listing reads: part 0 is the skeleton session JSON, parts 1.. (the
  *   streaming path, `stream.ts`) JSON arrays of further nodes of up to ~1 MB each, so a large
  *   session's skeleton is never one ~100 MB string.
  * - `usage`: one row per node that records token usage (for aggregations by day/model/...).
  * - `removed`: sessions deleted from the catalog, with the `gen` of their removal (for `getChanges`).
- * - `meta`: key/value (the `gen` counter, the homes fully indexed).
+ * - `meta`: key/value (the `gen` counter, the homes fully indexed, `catalog_id`: random, made
+ *   with the catalog, the id its full-text index must carry).
  * - `list_cache`: per session row (`sid`), its summary as the list sends it (masked, links
  *   applied) and the row version and masking code it is valid for (`key`, `summary-mask.ts`).
+ *
+ * The full-text index is its own database file, `search.sqlite` beside the catalog (WAL), attached
+ * to every catalog connection as schema `search` (so `fts` in a query names it). One file would
+ * have one writer: the index's inserts (~11 s of a cold index of the bench corpus) waited for the
+ * rows' write lock and held it (BENCHMARKS.md "Search ready, session 10" and "session 11"). It holds
+ * - `fts`: `messages.text` as `ftsText` makes it (CJK runs as bigrams, `search/cjk.ts`), rowid =
+ *   `messages.mid`: a contentless FTS5 table (`content=''`, `contentless_delete=1`, SQLite ≥ 3.43;
+ *   better-sqlite3 12 bundles 3.53), so the text is stored once, in `messages`, where snippets are
+ *   cut from it (`search/snippet.ts`); a row leaves the index by `DELETE ... WHERE rowid = ?`,
+ *   without reading its text back. Searches join its rowids to `messages`: an entry whose row is
+ *   gone (its delete still queued) drops out there.
+ * - `meta`: `catalog_id` (the catalog it indexes), `through_mid` (every queued mid at or below it
+ *   is in `fts`) and `deleted_through` (every `fts_deleted.seq` at or below it is applied), moved
+ *   in the same transaction as the index (`CatalogStore.ftsStep`, which then drops those queue
+ *   entries in a second, catalog, transaction; a crash between the two is harmless).
+ * An index that is missing, not a database, of another {@link SEARCH_VERSION} or of another
+ * catalog is emptied and every row queued again ({@link syncSearch}): deleting either file
+ * loses nothing.
  *
  * Secondary indexes are only those a query's plan uses (EXPLAIN QUERY PLAN, issue 15): v8 dropped
  * `sessions_gen` (`changedSince` seeks `sessions_project` by home instead) and `sessions_parent`
@@ -47,8 +64,9 @@ import { staleReadsOnReaderChange } from './reader-key'
  * search index holds masked text (issue 16), and readers mark CLI-injected records (issue 14).
  * 7: a session's `diagnostic_count` counts problems only, not `info` notes (issue 17).
  * 8: contentless full-text index with CJK bigrams, skeletons in their own table (issue 15).
+ * 9: the full-text index in its own file, `messages.mid` AUTOINCREMENT, `fts_deleted`, `catalog_id` (issue 15).
  */
-export const SCHEMA_VERSION = 8
+export const SCHEMA_VERSION = 9
 
 /** Name of the SQL function giving the text the full-text index holds for a message's text (`ftsText`). */
 export const FTS_TEXT_FUNCTION = 'sepia_fts_text'
@@ -271,8 +289,10 @@ export function privateDir(dir: string): void {
  * the app, a CLI, workers — may share one catalog) and creates or upgrades the schema: a catalog
  * of another {@link SCHEMA_VERSION} is emptied (it is a cache); adds the search indexes when
  * missing; makes every row stale when the catalog was filled by other reading code
- * ({@link staleReadsOnReaderChange}, reader-key.ts). Throws the SQLite error when the
- * file cannot be opened or is not a database.
+ * ({@link staleReadsOnReaderChange}, reader-key.ts); attaches the full-text index
+ * (`search.sqlite` beside the catalog, schema `search`; made again when missing, not a database,
+ * or not this catalog's, {@link syncSearch}). Throws the SQLite error when the catalog file cannot
+ * be opened or is not a database.
  */
 export function openCatalog(path: string): Database.Database {
   if (path !== ':memory:') privateDir(dirname(path))

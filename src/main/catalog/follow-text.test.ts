@@ -62,7 +62,7 @@ describe('followText', () => {
     for (const s of removed) expect(match.all(`w${s}x`)).toEqual([])
     expect(match.all('alpha')).toEqual(live.map((r) => r.mid))
     expect(match.all('東京')).toEqual(live.map((r) => r.mid))
-    writer.db.exec(`CREATE VIRTUAL TABLE temp.v USING fts5vocab(main, 'fts', 'row')`)
+    writer.db.exec(`CREATE VIRTUAL TABLE temp.v USING fts5vocab(search, 'fts', 'row')`)
     expect(writer.db.prepare(`SELECT doc, cnt FROM temp.v WHERE term = 'alpha'`).get()).toEqual({ doc: live.length, cnt: live.length })
     writer.db.close()
     reader.db.close()

@@ -181,13 +181,15 @@ const FOLLOW_POLL_MS = 50
 
 /**
  * Fill the full-text index while the rows pass of a cold index (`rows.ts`) is still writing the
- * message rows: each batch takes the pending rows committed so far (`ftsStep` reads and removes
- * them in one transaction, so a row is indexed once whichever connection wrote it). While
+ * message rows: each batch takes the pending rows committed so far (`ftsStep` takes the rows
+ * above the index's `through_mid`, so a row is indexed once whichever connection wrote it). While
  * `rowsDone()` is false a batch waits until at least `least` rows are pending, so the index gets
  * batches as large as after the rows (`TEXT_WORKER_BATCH`: fewer FTS5 segments and merges);
  * once it is true the rest is filled in batches of `batch` until none is pending. `onStep(done,
  * total)` as in {@link indexText} (total: done + still pending). `around` runs each batch's
- * transaction (the write turn of the rows pass, `rows.ts` `inTurn`).
+ * catalog transaction (the write turn of the rows pass, `rows.ts` `inTurn`); its index
+ * transaction, the long part, is in the other file and runs beside the rows' writes
+ * (`CatalogStore.ftsStep`).
  */
 export async function followText(
   store: CatalogStore,
@@ -205,7 +207,7 @@ export async function followText(
       await new Promise((r) => setTimeout(r, FOLLOW_POLL_MS))
       continue
     }
-    const n = around(() => store.ftsStep(batch))
+    const n = store.ftsStep(batch, around)
     if (n === 0 && last) break
     done += n
     onStep(done, done + store.ftsPending())

@@ -53,7 +53,7 @@ function dump(lib: LibraryService | CatalogStore): Record<string, unknown[]> {
     })
   const sorted = (rows: unknown[]): unknown[] => rows.map((r) => JSON.stringify(r)).sort()
   // The full-text index itself (contentless: its terms, read through fts5vocab), per message.
-  db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.fts_terms USING fts5vocab(main, 'fts', 'instance')`)
+  db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.fts_terms USING fts5vocab(search, 'fts', 'instance')`)
   const terms = db.prepare('SELECT m.sid, m.seq, v.term, v.offset FROM temp.fts_terms v JOIN messages m ON m.mid = v.doc').all() as Record<string, unknown>[]
   return {
     fts: sorted(strip(terms, ['sid'])),

@@ -8,22 +8,39 @@
  *   key), the link results of the last link pass and `gen` (the change counter when last written).
  * - `files`: the source files of each session with size and mtime.
  * - `messages`: one row per IR node that has text: node id, role, time, model, tool names and the
- *   text that is searchable (capped, see `extract.ts`). `fts` indexes `messages.text` as
- *   `ftsText` makes it (CJK runs as bigrams, `search/cjk.ts`): a contentless FTS5 table
- *   (`content=''`, `contentless_delete=1`, SQLite ≥ 3.43; better-sqlite3 12 bundles 3.53), so
- *   the text is stored once, in `messages`, where snippets are cut from it (`search/snippet.ts`);
- *   a row leaves the index by `DELETE ... WHERE rowid = ?`, without reading its text back.
- *   `fts_pending` lists rows not yet in `fts` (the search phase of a refresh fills them in the
- *   background).
+ *   text that is searchable (capped, see `extract.ts`). `mid` is AUTOINCREMENT: never handed out
+ *   twice, so an index entry left for a deleted row can never name another message.
+ * - `fts_pending`: rows not yet in the full-text index (written with the rows, same transaction;
+ *   the search phase of a refresh fills the index in the background); `fts_deleted`: mids whose
+ *   rows were deleted, for the index to drop (`seq` AUTOINCREMENT, in commit order).
  * - `skeletons`: the link skeleton of each session (`extract.ts` `skeletonOf`), out of the
  *   `sessions` row the listing reads: part 0 is the skeleton session JSON, parts 1.. (the
  *   streaming path, `stream.ts`) JSON arrays of further nodes of up to ~1 MB each, so a large
  *   session's skeleton is never one ~100 MB string.
  * - `usage`: one row per node that records token usage (for aggregations by day/model/...).
  * - `removed`: sessions deleted from the catalog, with the `gen` of their removal (for `getChanges`).
- * - `meta`: key/value (the `gen` counter, the homes fully indexed).
+ * - `meta`: key/value (the `gen` counter, the homes fully indexed, `catalog_id`: random, made
+ *   with the catalog, the id its full-text index must carry).
  * - `list_cache`: per session row (`sid`), its summary as the list sends it (masked, links
  *   applied) and the row version and masking code it is valid for (`key`, `summary-mask.ts`).
+ *
+ * The full-text index is its own database file, `search.sqlite` beside the catalog (WAL), attached
+ * to every catalog connection as schema `search` (so `fts` in a query names it). One file would
+ * have one writer: the index's inserts (~11 s of a cold index of the bench corpus) waited for the
+ * rows' write lock and held it (BENCHMARKS.md "Search ready, session 10" and "session 11"). It holds
+ * - `fts`: `messages.text` as `ftsText` makes it (CJK runs as bigrams, `search/cjk.ts`), rowid =
+ *   `messages.mid`: a contentless FTS5 table (`content=''`, `contentless_delete=1`, SQLite ≥ 3.43;
+ *   better-sqlite3 12 bundles 3.53), so the text is stored once, in `messages`, where snippets are
+ *   cut from it (`search/snippet.ts`); a row leaves the index by `DELETE ... WHERE rowid = ?`,
+ *   without reading its text back. Searches join its rowids to `messages`: an entry whose row is
+ *   gone (its delete still queued) drops out there.
+ * - `meta`: `catalog_id` (the catalog it indexes), `through_mid` (every queued mid at or below it
+ *   is in `fts`) and `deleted_through` (every `fts_deleted.seq` at or below it is applied), moved
+ *   in the same transaction as the index (`CatalogStore.ftsStep`, which then drops those queue
+ *   entries in a second, catalog, transaction; a crash between the two is harmless).
+ * An index that is missing, not a database, of another {@link SEARCH_VERSION} or of another
+ * catalog is emptied and every row queued again ({@link syncSearch}): deleting either file
+ * loses nothing.
  *
  * Secondary indexes are only those a query's plan uses (EXPLAIN QUERY PLAN, issue 15): v8 dropped
  * `sessions_gen` (`changedSince` seeks `sessions_project` by home instead) and `sessions_parent`
@@ -37,8 +54,8 @@
  * 179 MB. Prefix queries (`getSess*`) run on the plain index.
  */
 import Database from 'better-sqlite3'
-import { chmodSync, existsSync, mkdirSync } from 'node:fs'
-import { dirname } from 'node:path'
+import { chmodSync, existsSync, mkdirSync, rmSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import { ftsText } from '../search/cjk'
 import { staleReadsOnReaderChange } from './reader-key'
 
@@ -47,14 +64,32 @@ import { staleReadsOnReaderChange } from './reader-key'
  * search index holds masked text (issue 16), and readers mark CLI-injected records (issue 14).
  * 7: a session's `diagnostic_count` counts problems only, not `info` notes (issue 17).
  * 8: contentless full-text index with CJK bigrams, skeletons in their own table (issue 15).
+ * 9: the full-text index in its own file, `messages.mid` AUTOINCREMENT, `fts_deleted`, `catalog_id` (issue 15).
  */
-export const SCHEMA_VERSION = 8
+export const SCHEMA_VERSION = 9
 
 /** Name of the SQL function giving the text the full-text index holds for a message's text (`ftsText`). */
 export const FTS_TEXT_FUNCTION = 'sepia_fts_text'
 
 /** File name of the catalog inside the app data folder. */
 export const CATALOG_FILE = 'catalog.sqlite'
+
+/** File name of the full-text index, beside the catalog (see the module docstring). */
+export const SEARCH_FILE = 'search.sqlite'
+
+/** Schema name the full-text index is attached as on every catalog connection. */
+export const SEARCH_SCHEMA = 'search'
+
+/**
+ * Version of `search.sqlite`'s schema (its `user_version`); an index of another version is
+ * emptied and every message row queued for it again. 1: issue 15, the index out of the catalog.
+ */
+export const SEARCH_VERSION = 1
+
+const SEARCH_DDL = `
+CREATE VIRTUAL TABLE IF NOT EXISTS ${SEARCH_SCHEMA}.fts USING fts5(text, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2');
+CREATE TABLE IF NOT EXISTS ${SEARCH_SCHEMA}.meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+`
 
 const DDL = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -103,7 +138,7 @@ CREATE TABLE IF NOT EXISTS files (
   PRIMARY KEY (sid, path)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS messages (
-  mid INTEGER PRIMARY KEY,
+  mid INTEGER PRIMARY KEY AUTOINCREMENT,
   sid INTEGER NOT NULL,
   seq INTEGER NOT NULL,
   node_id TEXT NOT NULL,
@@ -130,11 +165,12 @@ CREATE TABLE IF NOT EXISTS usage (
 );
 CREATE INDEX IF NOT EXISTS usage_sid ON usage(sid, seq);
 CREATE TABLE IF NOT EXISTS skeletons (sid INTEGER NOT NULL, part INTEGER NOT NULL, json TEXT NOT NULL, PRIMARY KEY (sid, part));
-CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(text, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2');
 CREATE TABLE IF NOT EXISTS fts_pending (mid INTEGER PRIMARY KEY);
+CREATE TABLE IF NOT EXISTS fts_deleted (seq INTEGER PRIMARY KEY AUTOINCREMENT, mid INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS removed (home TEXT NOT NULL, agent TEXT NOT NULL, session_id TEXT NOT NULL, gen INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS removed_gen ON removed(gen);
 INSERT OR IGNORE INTO meta(key, value) VALUES ('gen', '0');
+INSERT OR IGNORE INTO meta(key, value) VALUES ('catalog_id', lower(hex(randomblob(16))));
 `
 
 /**
@@ -159,20 +195,27 @@ CREATE TABLE IF NOT EXISTS list_cache (sid INTEGER PRIMARY KEY, key TEXT NOT NUL
 `
 
 const DROP = `
-DROP TABLE IF EXISTS list_cache;
-DROP TABLE IF EXISTS fts;
-DROP TABLE IF EXISTS fts_pending;
-DROP TABLE IF EXISTS skeletons;
-DROP TABLE IF EXISTS usage;
-DROP TABLE IF EXISTS messages;
-DROP TABLE IF EXISTS files;
-DROP TABLE IF EXISTS sessions;
-DROP TABLE IF EXISTS removed;
-DROP TABLE IF EXISTS meta;
+DROP TABLE IF EXISTS main.list_cache;
+DROP TABLE IF EXISTS main.fts;
+DROP TABLE IF EXISTS main.fts_pending;
+DROP TABLE IF EXISTS main.fts_deleted;
+DROP TABLE IF EXISTS main.skeletons;
+DROP TABLE IF EXISTS main.usage;
+DROP TABLE IF EXISTS main.messages;
+DROP TABLE IF EXISTS main.files;
+DROP TABLE IF EXISTS main.sessions;
+DROP TABLE IF EXISTS main.removed;
+DROP TABLE IF EXISTS main.meta;
 `
 
 /** How long a statement waits for another process's write lock (better-sqlite3 `timeout`, ms). */
 export const BUSY_TIMEOUT_MS = 10_000
+
+/** Connections whose `.immediate()` transactions lock only the catalog (the index is attached, see {@link retryingTransactions}). */
+const lockMainOnly = new WeakSet<Database.Database>()
+
+/** A write that changes nothing: as a transaction's first statement it takes the catalog's write lock only. */
+const LOCK_MAIN = 'UPDATE main.meta SET value = value WHERE 0'
 
 /** Times an outermost transaction is run again after `SQLITE_BUSY_SNAPSHOT` before the error is thrown. */
 const SNAPSHOT_RETRIES = 50
@@ -184,11 +227,15 @@ const SNAPSHOT_RETRIES = 50
  * Sepia process, a worker — committed in between (sqlite.org/rescode.html#busy_snapshot; issue 14:
  * `sepia convert` crashed in the FTS step). The transaction was rolled back, so running `fn` again
  * from the start is what SQLite asks for. Nested calls (savepoints) are left alone: their outer
- * transaction retries. Returns `db`.
+ * transaction retries. Once the index is attached (`search.sqlite`, {@link openCatalog}), an
+ * outermost `.immediate()` is `BEGIN` plus a write that changes nothing in the catalog: SQLite's
+ * `BEGIN IMMEDIATE` takes the write lock of every attached database, so every catalog writer
+ * would otherwise wait for the index's writer, which is what the second file is for. Returns `db`.
  */
 export function retryingTransactions(db: Database.Database): Database.Database {
   const original = db.transaction.bind(db)
   const pause = new Int32Array(new SharedArrayBuffer(4))
+  let lockStatement: Database.Statement | undefined
   const retrying = <F extends (...args: never[]) => unknown>(run: F): F =>
     ((...args: Parameters<F>) => {
       for (let attempt = 0; ; attempt++) {
@@ -205,7 +252,23 @@ export function retryingTransactions(db: Database.Database): Database.Database {
     const tx = original(fn)
     const wrapped = retrying(tx) as unknown as typeof tx
     wrapped.deferred = retrying(tx.deferred)
-    wrapped.immediate = retrying(tx.immediate)
+    let lockFirst = false
+    const locked = original((...args: never[]) => {
+      if (lockFirst) {
+        lockFirst = false
+        ;(lockStatement ??= db.prepare(LOCK_MAIN)).run()
+      }
+      return fn(...args)
+    })
+    wrapped.immediate = retrying(((...args: never[]) => {
+      if (!lockMainOnly.has(db) || db.inTransaction) return tx.immediate(...args)
+      lockFirst = true
+      try {
+        return locked.deferred(...args)
+      } finally {
+        lockFirst = false
+      }
+    }) as typeof tx.immediate)
     wrapped.exclusive = retrying(tx.exclusive)
     wrapped.default = retrying(tx.default)
     return wrapped
@@ -226,8 +289,10 @@ export function privateDir(dir: string): void {
  * the app, a CLI, workers — may share one catalog) and creates or upgrades the schema: a catalog
  * of another {@link SCHEMA_VERSION} is emptied (it is a cache); adds the search indexes when
  * missing; makes every row stale when the catalog was filled by other reading code
- * ({@link staleReadsOnReaderChange}, reader-key.ts). Throws the SQLite error when the
- * file cannot be opened or is not a database.
+ * ({@link staleReadsOnReaderChange}, reader-key.ts); attaches the full-text index
+ * (`search.sqlite` beside the catalog, schema `search`; made again when missing, not a database,
+ * or not this catalog's, {@link syncSearch}). Throws the SQLite error when the catalog file cannot
+ * be opened or is not a database.
  */
 export function openCatalog(path: string): Database.Database {
   if (path !== ':memory:') privateDir(dirname(path))
@@ -252,9 +317,95 @@ export function openCatalog(path: string): Database.Database {
     }
     db.exec(INDEXES)
     staleReadsOnReaderChange(db)
+    attachSearch(db, path)
   } catch (e) {
     db.close()
     throw e
   }
   return db
+}
+
+/** Path of the full-text index of the catalog at `catalogPath` ({@link SEARCH_FILE} beside it; `':memory:'` for an in-memory catalog). */
+export function searchPathOf(catalogPath: string): string {
+  return catalogPath === ':memory:' ? ':memory:' : join(dirname(catalogPath), SEARCH_FILE)
+}
+
+function attach(db: Database.Database, path: string): void {
+  db.prepare(`ATTACH DATABASE ? AS ${SEARCH_SCHEMA}`).run(path)
+  // Throws SQLITE_NOTADB (or SQLITE_CORRUPT) when the file is not a database.
+  db.prepare(`SELECT count(*) FROM ${SEARCH_SCHEMA}.sqlite_master`).get()
+}
+
+/**
+ * Attach the full-text index (`search.sqlite` beside the catalog, WAL) to a catalog connection as
+ * schema {@link SEARCH_SCHEMA}, so `fts` (not in the catalog) names it in every query. A file that
+ * is not a database is removed (with its log) and created again; then {@link syncSearch}.
+ */
+function attachSearch(db: Database.Database, catalogPath: string): void {
+  const path = searchPathOf(catalogPath)
+  try {
+    attach(db, path)
+  } catch (e) {
+    const code = (e as { code?: unknown }).code
+    if (path === ':memory:' || (code !== 'SQLITE_NOTADB' && code !== 'SQLITE_CORRUPT')) throw e
+    if (db.prepare('SELECT 1 FROM pragma_database_list WHERE name = ?').get(SEARCH_SCHEMA)) db.exec(`DETACH DATABASE ${SEARCH_SCHEMA}`)
+    for (const f of [path, `${path}-wal`, `${path}-shm`]) rmSync(f, { force: true })
+    attach(db, path)
+  }
+  if (path !== ':memory:') {
+    for (const f of [path, `${path}-wal`, `${path}-shm`]) if (existsSync(f)) chmodSync(f, 0o600)
+    db.pragma(`${SEARCH_SCHEMA}.journal_mode = WAL`)
+  }
+  db.pragma(`${SEARCH_SCHEMA}.synchronous = NORMAL`)
+  db.pragma(`${SEARCH_SCHEMA}.cache_size = -32768`)
+  lockMainOnly.add(db)
+  syncSearch(db)
+}
+
+/** The catalog's `catalog_id` (random, made with the catalog: the index names the catalog it indexes). */
+function catalogIdOf(db: Database.Database): string | undefined {
+  return db.prepare(`SELECT value FROM main.meta WHERE key = 'catalog_id'`).pluck().get() as string | undefined
+}
+
+/**
+ * True when the attached index is of {@link SEARCH_VERSION}, has its tables and indexes this
+ * catalog (its `meta.catalog_id` is the catalog's).
+ */
+export function searchMatches(db: Database.Database): boolean {
+  if (db.pragma(`${SEARCH_SCHEMA}.user_version`, { simple: true }) !== SEARCH_VERSION) return false
+  const tables = db.prepare(`SELECT count(*) FROM ${SEARCH_SCHEMA}.sqlite_master WHERE name IN ('fts', 'meta')`).pluck().get() as number
+  if (tables !== 2) return false
+  const id = db.prepare(`SELECT value FROM ${SEARCH_SCHEMA}.meta WHERE key = 'catalog_id'`).pluck().get() as string | undefined
+  return id !== undefined && id === catalogIdOf(db)
+}
+
+/**
+ * Make the attached index one of this catalog: when it is missing, of another version or of
+ * another catalog (`catalog_id`), every message row with text is queued again (`fts_pending`, one
+ * catalog transaction, committed first), then the index is emptied and given the catalog's id, with
+ * `through_mid` and `deleted_through` 0 (one index transaction). Each step checks again under its
+ * lock, so two processes doing this at once, or a crash between the two commits, leave the same
+ * state (a crash after the first: the index still names no catalog, so the next open does both
+ * again). No-op when the index matches.
+ */
+export function syncSearch(db: Database.Database): void {
+  if (searchMatches(db)) return
+  db.transaction(() => {
+    if (searchMatches(db)) return
+    db.prepare('DELETE FROM main.fts_pending').run()
+    db.prepare('INSERT INTO main.fts_pending (mid) SELECT mid FROM main.messages WHERE octet_length(text) > 0').run()
+  }).immediate()
+  db.transaction(() => {
+    // The index's write lock first (a write that changes nothing), then the checks.
+    db.exec(`CREATE TABLE IF NOT EXISTS ${SEARCH_SCHEMA}.meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`)
+    db.prepare(`UPDATE ${SEARCH_SCHEMA}.meta SET value = value WHERE 0`).run()
+    if (searchMatches(db)) return
+    db.exec(`DROP TABLE IF EXISTS ${SEARCH_SCHEMA}.fts; DROP TABLE IF EXISTS ${SEARCH_SCHEMA}.meta;`)
+    db.exec(SEARCH_DDL)
+    const put = db.prepare(`INSERT INTO ${SEARCH_SCHEMA}.meta (key, value) VALUES (?, ?)`)
+    put.run('catalog_id', catalogIdOf(db) ?? '')
+    put.run('through_mid', '0')
+    put.run('deleted_through', '0')
+    db.pragma(`${SEARCH_SCHEMA}.user_version = ${SEARCH_VERSION}`)
+  })()
 }

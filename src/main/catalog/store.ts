@@ -9,7 +9,7 @@ import type { ArchivedMark } from '../../shared/archive'
 import type { AgentId, Diagnostic, Session, SessionSummary } from '../../shared/ir'
 import type { StoreRef } from '../agents/types'
 import type { MessageRow, SessionRecord } from './extract'
-import { BUSY_TIMEOUT_MS, FTS_TEXT_FUNCTION } from './schema'
+import { BUSY_TIMEOUT_MS, FTS_TEXT_FUNCTION, SEARCH_SCHEMA, searchMatches, syncSearch } from './schema'
 
 /** A session record without its message rows (a streaming write stores those as it goes). */
 export type SessionHead = Omit<SessionRecord, 'messages'>
@@ -273,16 +273,21 @@ export class CatalogStore {
     }
   }
 
-  /** Delete message rows (and their usage and full-text entries); in a transaction. */
+  /**
+   * Delete message rows (and their usage); in a transaction. A row's full-text entry is in the
+   * other file (`search.sqlite`): its mid leaves `fts_pending` and is queued in `fts_deleted`,
+   * which the text step applies to the index ({@link ftsStep}). Queued whether or not it was ever
+   * indexed (the catalog's writer cannot know which rows the index holds): deleting a rowid the
+   * index does not hold changes nothing (contentless_delete=1; checked by `split-index.test.ts`).
+   */
   deleteMessages(mids: number[]): void {
     const pending = this.st('DELETE FROM fts_pending WHERE mid = ?')
-    // Contentless with `contentless_delete=1` (schema.ts): no need to read the text back.
-    const ftsDelete = this.st('DELETE FROM fts WHERE rowid = ?')
+    const queue = this.st('INSERT INTO fts_deleted (mid) VALUES (?)')
     const delMsg = this.st('DELETE FROM messages WHERE mid = ?')
     const delUsage = this.st('DELETE FROM usage WHERE mid = ?')
     for (const mid of mids) {
-      // A row still pending was never added to the index: removing it there would corrupt it.
-      if (pending.run(mid).changes === 0) ftsDelete.run(mid)
+      pending.run(mid)
+      queue.run(mid)
       delUsage.run(mid)
       delMsg.run(mid)
     }
@@ -534,31 +539,91 @@ export class CatalogStore {
     return this.ftsPending() + (Number(this.getMeta(ROWS_PENDING_META)) || 0)
   }
 
-  /** Rows waiting for the full-text index. */
+  /** Rows waiting for the full-text index (queued rows the index already holds — a crash between a text step's two commits — left out). */
   ftsPending(): number {
-    return (this.st('SELECT count(*) AS n FROM fts_pending').get() as { n: number }).n
+    return (this.st(`SELECT count(*) AS n FROM fts_pending WHERE mid > ${THROUGH_SQL}`).get() as { n: number }).n
   }
 
   /** True when at least `n` rows wait for the full-text index (without counting them all). */
   ftsPendingAtLeast(n: number): boolean {
-    return n <= 0 || this.st('SELECT 1 FROM fts_pending ORDER BY mid LIMIT 1 OFFSET ?').pluck().get(n - 1) !== undefined
+    return n <= 0 || this.st(`SELECT 1 FROM fts_pending WHERE mid > ${THROUGH_SQL} ORDER BY mid LIMIT 1 OFFSET ?`).pluck().get(n - 1) !== undefined
   }
 
   /**
-   * Add up to `limit` pending rows to the full-text index (one IMMEDIATE transaction: it takes the
-   * write lock before it reads, so a concurrent writer — the rows pass of a cold index, which a
-   * text worker may follow, `followText` — makes it wait rather than start over). Returns how many
-   * were added.
+   * Add up to `limit` pending rows to the full-text index and apply the queued deletes; returns
+   * how many rows were added. The index is its own file (`search.sqlite`, attached as `search`,
+   * schema.ts), so this is two commits:
+   * 1. one transaction of the index: its write lock first, then (one read snapshot of the catalog)
+   *    the next pending rows above the index's `through_mid` are inserted with their text, the
+   *    `fts_deleted` entries above its `deleted_through` are deleted from it, and both marks move
+   *    to the last row and entry it took. It holds no lock of the catalog, so the rows pass goes on
+   *    writing meanwhile.
+   * 2. one short catalog transaction, in `around` (the rows pass's write turn, `rows.ts` `inTurn`):
+   *    the queue entries at or below the marks are dropped.
+   * A crash between the two leaves queue entries the index already holds: step 1 skips them (it
+   * takes rows above the mark) and the next step 2 drops them. The marks are sound because a mid
+   * (AUTOINCREMENT) and an `fts_deleted.seq` are never reused and are handed out in commit order
+   * (SQLite has one writer): a snapshot that sees a pending mid sees every pending mid below it.
+   * When the index is not this catalog's ({@link syncSearch}), it is rebuilt from scratch first.
    */
-  ftsStep(limit: number): number {
-    return this.db.transaction(() => {
-      const mids = (this.st('SELECT mid FROM fts_pending ORDER BY mid LIMIT ?').all(limit) as { mid: number }[]).map((r) => r.mid)
-      if (mids.length === 0) return 0
-      const first = mids[0]!
-      const last = mids[mids.length - 1]!
-      this.st(`INSERT INTO fts(rowid, text) SELECT m.mid, ${FTS_TEXT_FUNCTION}(m.text) FROM fts_pending p JOIN messages m ON m.mid = p.mid WHERE p.mid BETWEEN ? AND ?`).run(first, last)
-      this.st('DELETE FROM fts_pending WHERE mid BETWEEN ? AND ?').run(first, last)
-      return mids.length
-    }).immediate()
+  ftsStep(limit: number, around: <T>(fn: () => T) => T = (fn) => fn()): number {
+    const step = (): { n: number; through: number; deletedThrough: number; id: string; clean: boolean } | undefined =>
+      !searchMatches(this.db) ? undefined : this.db.transaction(() => {
+        this.st(`UPDATE ${SEARCH_SCHEMA}.meta SET value = value WHERE 0`).run()
+        if (!searchMatches(this.db)) return undefined
+        const mark = (key: string): number => Number(this.st(`SELECT value FROM ${SEARCH_SCHEMA}.meta WHERE key = ?`).pluck().get(key) ?? 0)
+        const through = mark('through_mid')
+        const deletedThrough = mark('deleted_through')
+        const id = this.st(`SELECT value FROM main.meta WHERE key = 'catalog_id'`).pluck().get() as string
+        const mids = this.st('SELECT mid FROM main.fts_pending WHERE mid > ? ORDER BY mid LIMIT ?').pluck().all(through, limit) as number[]
+        const deletes = this.st('SELECT seq, mid FROM main.fts_deleted WHERE seq > ? ORDER BY seq').all(deletedThrough) as { seq: number; mid: number }[]
+        const stale =
+          this.st('SELECT 1 FROM main.fts_pending WHERE mid <= ? LIMIT 1').get(through) !== undefined ||
+          this.st('SELECT 1 FROM main.fts_deleted WHERE seq <= ? LIMIT 1').get(deletedThrough) !== undefined
+        const last = mids.length > 0 ? mids[mids.length - 1]! : through
+        const lastDeleted = deletes.length > 0 ? deletes[deletes.length - 1]!.seq : deletedThrough
+        if (mids.length > 0) {
+          this.st(`INSERT INTO ${SEARCH_SCHEMA}.fts(rowid, text) SELECT m.mid, ${FTS_TEXT_FUNCTION}(m.text) FROM main.fts_pending p JOIN main.messages m ON m.mid = p.mid WHERE p.mid BETWEEN ? AND ?`).run(mids[0]!, last)
+        }
+        // Contentless with `contentless_delete=1` (schema.ts): no need to read the text back.
+        const del = this.st(`DELETE FROM ${SEARCH_SCHEMA}.fts WHERE rowid = ?`)
+        for (const d of deletes) del.run(d.mid)
+        const setMark = this.st(`UPDATE ${SEARCH_SCHEMA}.meta SET value = ? WHERE key = ?`)
+        if (last !== through) setMark.run(String(last), 'through_mid')
+        if (lastDeleted !== deletedThrough) setMark.run(String(lastDeleted), 'deleted_through')
+        return { n: mids.length, through: last, deletedThrough: lastDeleted, id, clean: stale || mids.length > 0 || deletes.length > 0 }
+      })()
+    let r = step()
+    if (r === undefined) {
+      syncSearch(this.db)
+      r = step()
+      if (r === undefined) return 0
+    }
+    const done = r
+    crashHook()
+    if (done.clean) {
+      around(() =>
+        this.db
+          .transaction(() => {
+            if (this.st(`SELECT value FROM main.meta WHERE key = 'catalog_id'`).pluck().get() !== done.id) return
+            this.st('DELETE FROM main.fts_pending WHERE mid <= ?').run(done.through)
+            this.st('DELETE FROM main.fts_deleted WHERE seq <= ?').run(done.deletedThrough)
+          })
+          .immediate(),
+      )
+    }
+    return done.n
   }
+}
+
+/** The index's `through_mid` as SQL (0 when it has none). */
+const THROUGH_SQL = `COALESCE((SELECT CAST(value AS INTEGER) FROM ${SEARCH_SCHEMA}.meta WHERE key = 'through_mid'), 0)`
+
+/**
+ * Test hook (`split-index.test.ts`): with `SEPIA_TEST_DIE_BETWEEN_COMMITS=<n>`, the process ends
+ * (exit code 70) after the `n`-th text step's index commit, before its catalog commit.
+ */
+let stepsBeforeDeath = Number(process.env['SEPIA_TEST_DIE_BETWEEN_COMMITS'] ?? 0) || 0
+function crashHook(): void {
+  if (stepsBeforeDeath > 0 && --stepsBeforeDeath === 0) process.exit(70)
 }

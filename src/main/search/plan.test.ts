@@ -227,7 +227,7 @@ describe('candidate plan over the fixture homes', () => {
 
   it('gives the reference plan`s hits for words of the fixtures × filters × homes', () => {
     const db = lib.db
-    db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.vocab USING fts5vocab(main, 'fts', 'row')`)
+    db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.vocab USING fts5vocab(search, 'fts', 'row')`)
     const terms = db.prepare(`SELECT term FROM temp.vocab WHERE term GLOB '[a-z]*' ORDER BY doc DESC, term`).pluck().all() as string[]
     expect(terms.length).toBeGreaterThan(200)
     const step = Math.floor(terms.length / 6)

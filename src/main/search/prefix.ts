@@ -40,7 +40,7 @@ function termsStatement(db: Database.Database): Database.Statement | null {
   let st = ready.get(db)
   if (st !== undefined) return st
   try {
-    db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS ${VOCAB} USING fts5vocab(main, 'fts', 'row')`)
+    db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS ${VOCAB} USING fts5vocab(search, 'fts', 'row')`)
     st = db.prepare(`SELECT term FROM ${VOCAB} WHERE term >= ? AND term < ? LIMIT ?`).pluck()
   } catch {
     st = null

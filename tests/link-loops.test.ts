@@ -225,3 +225,22 @@ describe.skipIf(process.platform === 'win32')('one-database stores: a folder or 
     expectSkippedWarnings(found.diagnostics, 'zed')
   })
 })
+
+describe.skipIf(process.platform === 'win32')('Cursor IDE: workspaceStorage and state.vscdb', () => {
+  it('a link to the folder above and a link loop among the workspaces, and a folder named state.vscdb, are named', async () => {
+    const home = temp('sepia-hostile-cursor-')
+    const user = join(home, '.config/Cursor/User')
+    const globalDb = join(user, 'globalStorage', 'state.vscdb')
+    mkdirSync(globalDb, { recursive: true })
+    const ws = join(user, 'workspaceStorage')
+    const wsDb = join(ws, '0a1b2c3d', 'state.vscdb')
+    mkdirSync(wsDb, { recursive: true })
+    const up = join(ws, 'up')
+    symlinkSync('..', up)
+    const loop = linkLoop(ws, 'aaaa', 'bbbb')
+    const found = await discover('cursor', home)
+    expect(found.refs).toEqual([])
+    expect(found.diagnostics.map((d) => d.path).sort()).toEqual([globalDb, wsDb, up, ...loop].sort())
+    expectSkippedWarnings(found.diagnostics, 'cursor')
+  })
+})

@@ -16,7 +16,7 @@ import { summarize } from '../ir/build'
 import { LibraryService } from '../library'
 
 const ROOT = findAppRoot()
-const HOMES = CATALOG_HOMES
+const HOMES = [...CATALOG_HOMES]
 const ctx: ReadContext = { now: () => 1_800_000_000_000 }
 const temp = tempDirs()
 

@@ -30,7 +30,7 @@ vi.mock('./rows', async (load) => {
 import { openCatalog } from './schema'
 import { CatalogStore, ROWS_PENDING } from './store'
 
-const HOMES = CATALOG_HOMES
+const HOMES = [...CATALOG_HOMES]
 const ctx: ReadContext = { now: () => 1_800_000_000_000 }
 const temp = tempDirs()
 

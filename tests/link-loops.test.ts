@@ -2,7 +2,12 @@
  * A home with a symbolic link loop (`p/loop -> ..`, `a -> b -> a`) or a folder named like a
  * session file (`<id>.jsonl/`, `rollout-*.jsonl/`), found by session 9's new-user pass: each gets a
  * warning naming the path, marked `skipped` and counted by `sepia doctor` as a skipped file, shown by
- * `sepia list`; the rest of the home loads, and nothing hangs or is listed twice.
+ * `sepia list`; the rest of the home loads, and nothing hangs or is listed twice. Since session 11 the
+ * same hostile store (a link to the folder above, a two-link loop named like sessions, a folder named
+ * like a session file, beside one real session) is built for every other agent's walker (`STORES`),
+ * plus the one-database stores (Crush, Zed, Cursor IDE). Gemini (link loops and links above are
+ * skipped without a warning), Aider and OpenCode (no warning for any of the three) are not in the
+ * table: their readers' messages are edited elsewhere this session.
  */
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'

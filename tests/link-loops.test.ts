@@ -2,14 +2,20 @@
  * A home with a symbolic link loop (`p/loop -> ..`, `a -> b -> a`) or a folder named like a
  * session file (`<id>.jsonl/`, `rollout-*.jsonl/`), found by session 9's new-user pass: each gets a
  * warning naming the path, marked `skipped` and counted by `sepia doctor` as a skipped file, shown by
- * `sepia list`; the rest of the home loads, and nothing hangs or is listed twice.
+ * `sepia list`; the rest of the home loads, and nothing hangs or is listed twice. Since session 11 the
+ * same hostile store (a link to the folder above, a two-link loop named like sessions, a folder named
+ * like a session file, beside one real session) is built for every other agent's walker (`STORES`),
+ * plus the one-database stores (Crush, Zed, Cursor IDE). Gemini (link loops and links above are
+ * skipped without a warning), Aider and OpenCode (no warning for any of the three) are not in the
+ * table: their readers' messages are edited elsewhere this session.
  */
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { AGENTS } from '../src/main/agents/registry'
 import { layoutForHome } from '../src/main/platform'
 import type { HealthReport } from '../src/shared/health'
+import type { Diagnostic } from '../src/shared/ir'
 import { runCli } from './helpers/cli-run'
 import { tempDirs } from './helpers/temp'
 
@@ -25,6 +31,24 @@ async function discover(agentId: string, home: string) {
   return agent.discover(await layoutForHome({ home }), { now: () => 0 })
 }
 
+/** A two-link loop in `dir`: `a -> b -> a`. Returns both paths. */
+function linkLoop(dir: string, a: string, b: string): [string, string] {
+  const pa = join(dir, a)
+  const pb = join(dir, b)
+  symlinkSync(pb, pa)
+  symlinkSync(pa, pb)
+  return [pa, pb]
+}
+
+/** Every diagnostic is a skipped warning of `agent` naming its path in plain words. */
+function expectSkippedWarnings(diagnostics: readonly Diagnostic[], agent: string): void {
+  for (const d of diagnostics) {
+    expect(d.message, d.path).toContain(d.path)
+    expect(d.message, d.path).toMatch(/symbolic link loop|a folder that holds it|is a folder/)
+    expect(d).toMatchObject({ severity: 'warning', skipped: 1, agent })
+  }
+}
+
 /** A Claude Code home with one session, a loop to the projects folder, a two-link loop and a folder named like a transcript. */
 function claudeHome(): { home: string; problems: string[] } {
   const home = temp('sepia-loop-cc-')
@@ -37,10 +61,7 @@ function claudeHome(): { home: string; problems: string[] } {
   ])
   const loop = join(dir, 'loop')
   symlinkSync('..', loop)
-  const a = join(dir, 'aaaa.jsonl')
-  const b = join(dir, 'bbbb.jsonl')
-  symlinkSync(b, a)
-  symlinkSync(a, b)
+  const [a, b] = linkLoop(dir, 'aaaa.jsonl', 'bbbb.jsonl')
   const folder = join(dir, '33333333-3333-4333-8333-333333333333.jsonl')
   mkdirSync(folder)
   const subFolder = join(dir, CC_SID, 'subagents', 'agent-a1b2c3.jsonl')
@@ -54,11 +75,7 @@ describe.skipIf(process.platform === 'win32')('link loops and folders named like
     const found = await discover('claude-code', home)
     expect(found.refs.map((r) => r.sessionId)).toEqual([CC_SID])
     expect(found.diagnostics.map((d) => d.path).sort()).toEqual([...problems].sort())
-    for (const d of found.diagnostics) {
-      expect(d.message, d.path).toContain(d.path)
-      expect(d.message, d.path).toMatch(/symbolic link loop|a folder that holds it|is a folder, not a session file/)
-      expect(d).toMatchObject({ severity: 'warning', skipped: 1, agent: 'claude-code' })
-    }
+    expectSkippedWarnings(found.diagnostics, 'claude-code')
   })
 
   it('sepia doctor counts them as skipped files; sepia list shows them and lists the session', async () => {
@@ -90,19 +107,13 @@ describe.skipIf(process.platform === 'win32')('link loops and folders named like
     ])
     const up = join(day, 'up')
     symlinkSync('../..', up)
-    const a = join(day, 'a')
-    const b = join(day, 'b')
-    symlinkSync(b, a)
-    symlinkSync(a, b)
+    const [a, b] = linkLoop(day, 'a', 'b')
     const folder = join(day, `rollout-2026-11-30T08-00-00-${'9'.repeat(8)}-1111-4111-8111-111111111111.jsonl`)
     mkdirSync(folder)
     const found = await discover('codex', home)
     expect(found.refs.map((r) => r.files[0])).toEqual([join(day, name)])
     expect(found.diagnostics.map((d) => d.path).sort()).toEqual([a, b, folder, up].sort())
-    for (const d of found.diagnostics) {
-      expect(d.message, d.path).toContain(d.path)
-      expect(d).toMatchObject({ severity: 'warning', skipped: 1, agent: 'codex' })
-    }
+    expectSkippedWarnings(found.diagnostics, 'codex')
   })
 
   it.each([
@@ -123,11 +134,118 @@ describe.skipIf(process.platform === 'win32')('link loops and folders named like
     const home = temp('sepia-loop-pi-')
     const dir = join(home, '.pi/agent/sessions/--home-ana-app--')
     mkdirSync(dir, { recursive: true })
-    const a = join(dir, '2026-11-30T07-08-00-000Z_aaaa.jsonl')
-    const b = join(dir, '2026-11-30T07-08-00-000Z_bbbb.jsonl')
-    symlinkSync(b, a)
-    symlinkSync(a, b)
+    const [a, b] = linkLoop(dir, '2026-11-30T07-08-00-000Z_aaaa.jsonl', '2026-11-30T07-08-00-000Z_bbbb.jsonl')
     const found = await discover('pi', home)
     expect(found.diagnostics.map((d) => [d.path, d.skipped, /symbolic link loop/.test(d.message)])).toEqual([[a, 1, true], [b, 1, true]])
+  })
+})
+
+/**
+ * One store folder of an agent, for the hostile home below. `kind: 'file'`: the folder holds the
+ * session files, named by `name(stem)`; `kind: 'folder'`: it holds one folder per session, named
+ * by `name(stem)`, whose session file is `inner(stem)` inside it.
+ */
+interface StoreCase {
+  agent: string
+  /** Folders created first (a `globalStorage` folder the platform layout looks for). */
+  mkdirs?: string[]
+  store: string
+  kind: 'file' | 'folder'
+  name: (stem: string) => string
+  inner?: (stem: string) => string
+  /** The one real session: its id (as listed) and its file's text. */
+  session: { stem: string; id: string; text: string }
+}
+
+const GS = '.config/Code/User/globalStorage'
+const LETTA_KEY = Buffer.from('conversation:local-conv-1').toString('base64url')
+const STORES: StoreCase[] = [
+  { agent: 'amp', store: '.local/share/amp/threads', kind: 'file', name: (s) => `T-${s}.json`, session: { stem: 'one', id: 'T-one', text: '{}' } },
+  { agent: 'continue', store: '.continue/sessions', kind: 'file', name: (s) => `${s}.json`, session: { stem: 'one', id: 'one', text: '{}' } },
+  { agent: 'goose', store: '.local/share/goose/sessions', kind: 'file', name: (s) => `${s}.jsonl`, session: { stem: 'one', id: 'one', text: '{}\n' } },
+  { agent: 'kiro', mkdirs: ['.config/Kiro/User/globalStorage'], store: '.config/Kiro/User/globalStorage/kiro.kiroagent/workspace-sessions/L2hvbWUvYW5hL2FwcA', kind: 'file', name: (s) => `${s}.json`, session: { stem: 'one', id: 'one', text: '{}' } },
+  { agent: 'kiro', mkdirs: ['.config/Kiro/User/globalStorage'], store: '.config/Kiro/User/globalStorage/kiro.kiroagent/workspace-sessions', kind: 'folder', name: (s) => s, inner: () => 'x.json', session: { stem: 'one', id: 'x', text: '{}' } },
+  { agent: 'vscode-copilot-chat', mkdirs: [GS], store: '.config/Code/User/workspaceStorage/0a1b2c/chatSessions', kind: 'file', name: (s) => `${s}.jsonl`, session: { stem: 'one', id: 'one', text: '{}\n' } },
+  { agent: 'vscode-copilot-chat', mkdirs: [GS], store: '.config/Code/User/workspaceStorage', kind: 'folder', name: (s) => s, inner: () => 'chatSessions/x.json', session: { stem: 'one', id: 'x', text: '{}' } },
+  { agent: 'devin', store: '.local/share/devin/cli/transcripts', kind: 'file', name: (s) => `${s}.json`, session: { stem: 'one', id: 'one', text: '{"session_id":"one"}' } },
+  { agent: 'cursor-agent', store: '.cursor/projects/-home-ana-app/agent-transcripts', kind: 'file', name: (s) => `${s}.jsonl`, session: { stem: 'one', id: 'one', text: '{}\n' } },
+  { agent: 'cursor-agent', store: '.cursor/projects', kind: 'folder', name: (s) => s, inner: () => 'agent-transcripts/x.jsonl', session: { stem: 'one', id: 'x', text: '{}\n' } },
+  { agent: 'copilot-cli', store: '.copilot/session-state', kind: 'folder', name: (s) => s, inner: () => 'events.jsonl', session: { stem: 'one', id: 'one', text: '{}\n' } },
+  { agent: 'letta-code', store: '.letta/lc-local-backend/conversations', kind: 'folder', name: (s) => (s === 'one' ? LETTA_KEY : s), inner: () => 'messages.jsonl', session: { stem: 'one', id: 'local-conv-1', text: '{}\n' } },
+  { agent: 'openhands', store: '.openhands/sessions', kind: 'folder', name: (s) => s, inner: () => 'events/0.json', session: { stem: 'one', id: 'one', text: '{}' } },
+  { agent: 'openhands', store: '.openhands/conversations', kind: 'folder', name: (s) => s, inner: () => 'events/event-00000-0a1b2c3d-0000-4000-8000-000000000000.json', session: { stem: 'one', id: 'one', text: '{}' } },
+  { agent: 'cline', store: '.cline/data/tasks', kind: 'folder', name: (s) => s, inner: () => 'ui_messages.json', session: { stem: 'one', id: 'one', text: '[]' } },
+  { agent: 'cline', store: '.cline/data/sessions', kind: 'folder', name: (s) => s, inner: (s) => `${s}.json`, session: { stem: 'one', id: 'one', text: '{}' } },
+  { agent: 'kilo-code', mkdirs: [GS], store: `${GS}/kilocode.kilo-code/tasks`, kind: 'folder', name: (s) => s, inner: () => 'ui_messages.json', session: { stem: 'one', id: 'one', text: '[]' } },
+]
+
+describe.skipIf(process.platform === 'win32')('every other agent: a hostile store finishes, names each path and lists its session once', () => {
+  it.each(STORES.map((c) => [`${c.agent} ${c.store}`, c] as const))('%s', async (_label, c) => {
+    const home = temp(`sepia-hostile-${c.agent}-`)
+    for (const d of c.mkdirs ?? []) mkdirSync(join(home, d), { recursive: true })
+    const store = join(home, c.store)
+    mkdirSync(store, { recursive: true })
+    const fileOf = (stem: string): string => (c.kind === 'file' ? join(store, c.name(stem)) : join(store, c.name(stem), c.inner!(stem)))
+    const real = fileOf(c.session.stem)
+    mkdirSync(dirname(real), { recursive: true })
+    writeFileSync(real, c.session.text)
+    // A link to the folder above, a two-link loop named like sessions, and a folder named like a session file.
+    const up = join(store, 'up')
+    symlinkSync('..', up)
+    const loop = linkLoop(store, c.name('aaaa'), c.name('bbbb'))
+    const folder = fileOf('cccc')
+    mkdirSync(folder, { recursive: true })
+    const found = await discover(c.agent, home)
+    const ids = found.refs.map((r) => r.sessionId)
+    expect(new Set(ids).size, ids.join(' ')).toBe(ids.length)
+    expect(found.refs.filter((r) => r.files.includes(real)).map((r) => r.sessionId)).toEqual([c.session.id])
+    const skipped = found.diagnostics.filter((d) => d.skipped)
+    expect(skipped.map((d) => d.path).sort()).toEqual([up, ...loop, folder].sort())
+    expectSkippedWarnings(skipped, c.agent)
+  })
+})
+
+describe.skipIf(process.platform === 'win32')('one-database stores: a folder or a link loop in the database file\'s place is named', () => {
+  it('Crush: crush.db a folder (global data dir), .crush/crush.db a link to itself', async () => {
+    const home = temp('sepia-hostile-crush-')
+    const global = join(home, '.local/share/crush')
+    const folder = join(global, 'crush.db')
+    mkdirSync(folder, { recursive: true })
+    mkdirSync(join(global, '.crush'))
+    const self = join(global, '.crush', 'crush.db')
+    symlinkSync(self, self)
+    const found = await discover('crush', home)
+    expect(found.refs).toEqual([])
+    expect(found.diagnostics.map((d) => d.path).sort()).toEqual([self, folder].sort())
+    expectSkippedWarnings(found.diagnostics, 'crush')
+  })
+
+  it('Zed: threads/threads.db a folder', async () => {
+    const home = temp('sepia-hostile-zed-')
+    const folder = join(home, '.local/share/zed/threads/threads.db')
+    mkdirSync(folder, { recursive: true })
+    const found = await discover('zed', home)
+    expect(found.refs).toEqual([])
+    expect(found.diagnostics.map((d) => d.path)).toEqual([folder])
+    expectSkippedWarnings(found.diagnostics, 'zed')
+  })
+})
+
+describe.skipIf(process.platform === 'win32')('Cursor IDE: workspaceStorage and state.vscdb', () => {
+  it('a link to the folder above and a link loop among the workspaces, and a folder named state.vscdb, are named', async () => {
+    const home = temp('sepia-hostile-cursor-')
+    const user = join(home, '.config/Cursor/User')
+    const globalDb = join(user, 'globalStorage', 'state.vscdb')
+    mkdirSync(globalDb, { recursive: true })
+    const ws = join(user, 'workspaceStorage')
+    const wsDb = join(ws, '0a1b2c3d', 'state.vscdb')
+    mkdirSync(wsDb, { recursive: true })
+    const up = join(ws, 'up')
+    symlinkSync('..', up)
+    const loop = linkLoop(ws, 'aaaa', 'bbbb')
+    const found = await discover('cursor', home)
+    expect(found.refs).toEqual([])
+    expect(found.diagnostics.map((d) => d.path).sort()).toEqual([globalDb, wsDb, up, ...loop].sort())
+    expectSkippedWarnings(found.diagnostics, 'cursor')
   })
 })

@@ -6,23 +6,19 @@
 import { appendFileSync, cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { CATALOG_HOMES, openHomes } from '../../../tests/helpers/open-homes'
 import { tempDirs } from '../../../tests/helpers/temp'
 import type { Session, SessionSummary } from '../../shared/ir'
 import { AGENTS } from '../agents/registry'
 import type { AgentDefinition, ReadContext, StoreRef } from '../agents/types'
 import { findAppRoot } from '../context'
 import { summarize } from '../ir/build'
-import { LibraryService, type OpenHome } from '../library'
-import { layoutForHome } from '../platform'
+import { LibraryService } from '../library'
 
 const ROOT = findAppRoot()
-const HOMES = ['claude-code', 'cline', 'cline-legacy', 'codex', 'gemini', 'kilo', 'opencode'].map((n) => join(ROOT, 'fixtures/real', n, 'home'))
+const HOMES = [...CATALOG_HOMES]
 const ctx: ReadContext = { now: () => 1_800_000_000_000 }
 const temp = tempDirs()
-
-async function openHomes(paths: string[]): Promise<OpenHome[]> {
-  return Promise.all(paths.map(async (home) => ({ layout: await layoutForHome({ home }), isDemo: false })))
-}
 
 /** The pre-catalog library: every agent of every home read and linked, first home wins. */
 async function freshRead(paths: string[], agents: readonly AgentDefinition[] = AGENTS): Promise<Map<string, { session: Session; summary: SessionSummary }>> {

@@ -12,12 +12,12 @@
 import { join } from 'node:path'
 import { Worker } from 'node:worker_threads'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
+import { openHomes } from '../../../tests/helpers/open-homes'
 import { tempDirs } from '../../../tests/helpers/temp'
 import { AGENTS, agentById } from '../agents/registry'
 import type { AgentDefinition, ReadContext, StoreRef } from '../agents/types'
 import { findAppRoot } from '../context'
-import { LibraryService, type OpenHome } from '../library'
-import { layoutForHome } from '../platform'
+import { LibraryService } from '../library'
 import { RefQueue } from './indexer'
 import { SizeSplitter, splitBySize } from './pool'
 import { Refresher } from './refresh'
@@ -48,10 +48,6 @@ beforeEach(() => {
   dying.on = undefined
   dying.started = 0
 })
-
-async function openHomes(paths: string[]): Promise<OpenHome[]> {
-  return Promise.all(paths.map(async (home) => ({ layout: await layoutForHome({ home }), isDemo: false })))
-}
 
 /** The catalog's rows, keyed by session instead of the ids and change counters that follow write order. */
 function dump(db: LibraryService['db']): Record<string, unknown[]> {

@@ -8,12 +8,11 @@
 import { readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it, vi } from 'vitest'
+import { CATALOG_HOMES, openHomes } from '../../../tests/helpers/open-homes'
 import { tempDirs } from '../../../tests/helpers/temp'
 import { AGENTS } from '../agents/registry'
 import type { ReadContext } from '../agents/types'
-import { findAppRoot } from '../context'
-import { LibraryService, type OpenHome } from '../library'
-import { layoutForHome } from '../platform'
+import { LibraryService } from '../library'
 import { searchCatalog } from '../search/search'
 import { indexRefs, indexText } from './indexer'
 import { RowSpill, writeSpilledRows } from './rows'
@@ -31,14 +30,9 @@ vi.mock('./rows', async (load) => {
 import { openCatalog } from './schema'
 import { CatalogStore, ROWS_PENDING } from './store'
 
-const ROOT = findAppRoot()
-const HOMES = ['claude-code', 'cline', 'cline-legacy', 'codex', 'gemini', 'kilo', 'opencode'].map((n) => join(ROOT, 'fixtures/real', n, 'home'))
+const HOMES = [...CATALOG_HOMES]
 const ctx: ReadContext = { now: () => 1_800_000_000_000 }
 const temp = tempDirs()
-
-async function openHomes(paths: string[]): Promise<OpenHome[]> {
-  return Promise.all(paths.map(async (home) => ({ layout: await layoutForHome({ home }), isDemo: false })))
-}
 
 /** Every table's rows, without the ids and change counters that depend on write order. */
 function dump(lib: LibraryService | CatalogStore): Record<string, unknown[]> {

@@ -12,6 +12,7 @@
 import { readdir } from 'node:fs/promises'
 import type { Diagnostic } from '../../../shared/ir'
 import { type HomeLayout, pathApiFor } from '../../platform'
+import { storeEntries } from '../../util/link-loop'
 import { statSessionFile } from '../../util/regular-file'
 import type { DiscoverResult, ReadContext, StoreRef } from '../types'
 
@@ -26,7 +27,8 @@ export async function discoverAmp(layout: HomeLayout, _ctx: ReadContext): Promis
   const root = p.join(layout.home, '.local', 'share', 'amp', 'threads')
   let names: string[] = []
   try {
-    names = (await readdir(root, { withFileTypes: true })).filter((d) => !d.isDirectory() && d.name.endsWith('.json')).map((d) => d.name).sort()
+    // A link that loops or leads above, and a folder named like a thread file, are named, not read (util/link-loop.ts).
+    names = (await storeEntries(root, await readdir(root, { withFileTypes: true }), 'amp', diagnostics, (n) => n.endsWith('.json'))).files.filter((n) => n.endsWith('.json'))
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code
     if (code !== 'ENOENT' && code !== 'ENOTDIR') diagnostics.push({ severity: 'warning', skipped: 1, path: root, message: `cannot list folder: ${(e as Error).message}`, agent: 'amp' })

@@ -23,6 +23,7 @@ import { isRecord, tryParseJson } from '../../util/json'
 import { localSessionsPath, peekMessagesHead, readSessionRows, type SdkHints, type SessionRow } from './sdk-store'
 import { readRegularFile } from '../../util/regular-file'
 import { mapInOrder } from '../../util/in-order'
+import { folderNamedLikeFileMessage, storeEntries } from '../../util/link-loop'
 
 /** SDK store generation names (Session.source.format). */
 export const SDK_FORMAT = 'cline-sdk'
@@ -69,7 +70,8 @@ export async function discoverSdk(
 
   let dirs: string[] = []
   try {
-    dirs = (await readdir(sessionsDir, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name).sort()
+    // Session folders, links to folders followed; a link that loops or leads above is named, not followed (util/link-loop.ts).
+    dirs = (await storeEntries(sessionsDir, await readdir(sessionsDir, { withFileTypes: true }), agent, diagnostics)).folders
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {
       diagnostics.push({ severity: 'error', path: sessionsDir, message: `Could not list Cline sessions: ${(err as Error).message}`, agent })
@@ -81,8 +83,14 @@ export async function discoverSdk(
   const looked = await mapInOrder(dirs, async (dir) => {
     const dirPath = join(sessionsDir, dir)
     let names: string[] = []
+    /** A folder named like the manifest or the messages file (`<id>.json/`): named, not read. */
+    const odd: Diagnostic[] = []
     try {
-      names = (await readdir(dirPath)).sort()
+      const entries = await readdir(dirPath, { withFileTypes: true })
+      for (const e of entries) {
+        if (e.isDirectory() && (e.name === `${dir}.json` || e.name.endsWith('.messages.json'))) odd.push({ severity: 'warning', skipped: 1, path: join(dirPath, e.name), message: folderNamedLikeFileMessage(join(dirPath, e.name)), agent })
+      }
+      names = entries.filter((e) => !e.isDirectory()).map((e) => e.name).sort()
     } catch {
       return undefined
     }
@@ -98,11 +106,12 @@ export async function discoverSdk(
     const db = !manifestPath && row ? dbPath : undefined
     const files = [manifestPath, messages, db].filter((f): f is string => !!f)
     const stamp = manifestPath || row || own ? await sizeAndTime(files) : undefined
-    return { dir, dirPath, names, manifestPath, sessionId, row, own, messages, files, stamp }
+    return { dir, dirPath, names, odd, manifestPath, sessionId, row, own, messages, files, stamp }
   })
   for (const l of looked) {
     if (!l) continue
-    const { dir, dirPath, names, manifestPath, sessionId, row, own, messages, files, stamp } = l
+    const { dir, dirPath, names, odd, manifestPath, sessionId, row, own, messages, files, stamp } = l
+    diagnostics.push(...odd)
     for (const n of names) {
       const p = join(dirPath, n)
       if (n.endsWith('.messages.json') && p !== messages) candidates.push({ path: p, parentDir: dir })

@@ -23,6 +23,7 @@ import { readdirSync } from 'node:fs'
 import type { FreshnessDeps } from '../../catalog/freshness'
 import { readRegularFile } from '../../util/regular-file'
 import { mapInOrder } from '../../util/in-order'
+import { folderNamedLikeFileMessage, storeEntries } from '../../util/link-loop'
 
 /** Store generation name of a legacy task folder (Session.source.format). */
 export const LEGACY_FORMAT = 'cline-legacy-task'
@@ -159,7 +160,8 @@ async function discoverLegacyRoot(
   const tasksDir = join(root, 'tasks')
   let dirs: string[] = []
   try {
-    dirs = (await readdir(tasksDir, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name).sort()
+    // Task folders, links to folders followed; a link that loops or leads above is named, not followed (util/link-loop.ts).
+    dirs = (await storeEntries(tasksDir, await readdir(tasksDir, { withFileTypes: true }), agent, diagnostics)).folders
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {
       diagnostics.push({ severity: 'error', path: tasksDir, message: `Could not list tasks: ${(err as Error).message}`, agent })
@@ -173,18 +175,25 @@ async function discoverLegacyRoot(
   const looked = await mapInOrder(dirs, async (id) => {
     const taskDir = join(tasksDir, id)
     let names: string[]
+    /** A folder named like one of the task's files (`ui_messages.json/`): named, not read. */
+    const odd: Diagnostic[] = []
     try {
-      names = await readdir(taskDir)
+      const entries = await readdir(taskDir, { withFileTypes: true })
+      for (const e of entries) {
+        if (e.isDirectory() && TASK_FILES.has(e.name)) odd.push({ severity: 'warning', skipped: 1, path: join(taskDir, e.name), message: folderNamedLikeFileMessage(join(taskDir, e.name)), agent })
+      }
+      names = entries.filter((e) => !e.isDirectory()).map((e) => e.name)
     } catch {
       return undefined
     }
     const files = legacyFiles(taskDir, names, history?.has(id) === true ? historyPath : undefined)
-    return { names, stamp: files ? await sizeAndTime(files) : undefined }
+    return { names, odd, stamp: files ? await sizeAndTime(files) : undefined }
   })
   for (const [k, id] of dirs.entries()) {
     const taskDir = join(tasksDir, id)
     const l = looked[k]
     if (!l) continue
+    diagnostics.push(...l.odd)
     const names = l.names
     const at = (n: string) => (names.includes(n) ? join(taskDir, n) : undefined)
     const hints: LegacyHints = { kind: 'legacy', root, taskDir }
@@ -213,6 +222,9 @@ async function discoverLegacyRoot(
     refs.push({ agent, sessionId: id, format: LEGACY_FORMAT, files, home, hints: hints as unknown as Record<string, unknown>, ...(l.stamp ?? (await sizeAndTime(files))) })
   }
 }
+
+/** The files of a legacy task folder that discovery reads (a folder so named is warned about). */
+const TASK_FILES = new Set(['ui_messages.json', 'api_conversation_history.json', 'task_metadata.json', 'history_item.json'])
 
 /**
  * The files of a legacy task folder holding `names`, in stamp order (the transcript first; the

@@ -7,6 +7,7 @@
 import { readdir } from 'node:fs/promises'
 import type { Diagnostic } from '../../../shared/ir'
 import { type HomeLayout, pathApiFor } from '../../platform'
+import { storeEntries } from '../../util/link-loop'
 import { statRegular, statSessionFile } from '../../util/regular-file'
 import type { DiscoverResult, ReadContext, StoreRef } from '../types'
 
@@ -21,7 +22,8 @@ export async function discoverCopilotCli(layout: HomeLayout, _ctx: ReadContext):
   const root = p.join(layout.home, '.copilot', 'session-state')
   let names: string[] = []
   try {
-    names = (await readdir(root, { withFileTypes: true })).filter((d) => d.isDirectory()).map((d) => d.name).sort()
+    // Session folders, links to folders followed; a link that loops or leads above is named, not followed (util/link-loop.ts).
+    names = (await storeEntries(root, await readdir(root, { withFileTypes: true }), 'copilot-cli', diagnostics)).folders
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code
     if (code !== 'ENOENT' && code !== 'ENOTDIR') diagnostics.push({ severity: 'warning', skipped: 1, path: root, message: `cannot list folder: ${(e as Error).message}`, agent: 'copilot-cli' })

@@ -16,6 +16,7 @@
 import { readFile, stat } from 'node:fs/promises'
 import type { Diagnostic } from '../../../shared/ir'
 import { type HomeLayout, pathApiFor } from '../../platform'
+import { folderNamedLikeFileMessage, loopMessage } from '../../util/link-loop'
 import { findProjectFolders } from '../project-folders'
 import type { DiscoverResult, ReadContext, StoreRef } from '../types'
 import { sessionRows, walFrames, withCrushDb } from './db'
@@ -28,15 +29,19 @@ export const DB_FILE = 'crush.db'
 
 /**
  * Size and mtime of a regular file; undefined when it is absent. A special file in its place (a
- * FIFO, a device, a link to one) is never opened: it becomes a warning in `diagnostics`.
+ * FIFO, a device, a link to one), a folder so named or a link that loops (util/link-loop.ts) is
+ * never opened: it becomes a warning in `diagnostics`.
  */
 async function fileStat(path: string, diagnostics: Diagnostic[]): Promise<{ size: number; mtimeMs: number } | undefined> {
   try {
     const s = await stat(path)
     if (s.isFile()) return { size: s.size, mtimeMs: s.mtimeMs }
-    if (!s.isDirectory()) diagnostics.push({ severity: 'warning', skipped: 1, path, message: 'not a regular file (a FIFO, device or link to one); not read', agent: 'crush' })
+    const message = s.isDirectory() ? folderNamedLikeFileMessage(path) : 'not a regular file (a FIFO, device or link to one); not read'
+    diagnostics.push({ severity: 'warning', skipped: 1, path, message, agent: 'crush' })
     return undefined
-  } catch {
+  } catch (e) {
+    const loop = loopMessage(path, e)
+    if (loop) diagnostics.push({ severity: 'warning', skipped: 1, path, message: loop, agent: 'crush' })
     return undefined
   }
 }

@@ -17,34 +17,51 @@ import { readdir, stat } from 'node:fs/promises'
 import type { PlatformPath } from 'node:path'
 import type { Diagnostic } from '../../../shared/ir'
 import { type HomeLayout, pathApiFor } from '../../platform'
+import { storeEntries } from '../../util/link-loop'
 import { ideComposerIds } from '../cursor/global'
 import type { DiscoverResult, ReadContext, StoreRef } from '../types'
 import { type AgentHints, FORMAT_STORE, FORMAT_SUBAGENT, FORMAT_TRANSCRIPT } from './refs'
 import { plural } from '../../../shared/plural'
 
-async function list(dir: string, diagnostics: Diagnostic[]): Promise<Dirent[]> {
+/**
+ * The entries of `dir` in name order, each `{ name, folder }` (a link to a folder counts as one). A
+ * link that loops or leads above, and a folder `fileLike` accepts, are named in a warning and left
+ * out (util/link-loop.ts `storeEntries`). Empty when the folder cannot be listed.
+ */
+async function list(dir: string, diagnostics: Diagnostic[], fileLike?: (name: string) => boolean): Promise<{ name: string; folder: boolean }[]> {
+  let entries: Dirent[]
   try {
-    return (await readdir(dir, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    entries = await readdir(dir, { withFileTypes: true })
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code
     if (code !== 'ENOENT' && code !== 'ENOTDIR') diagnostics.push({ severity: 'warning', skipped: 1, path: dir, message: `cannot list folder: ${(e as Error).message}`, agent: 'cursor-agent' })
     return []
   }
+  const { folders, files } = await storeEntries(dir, entries, 'cursor-agent', diagnostics, fileLike)
+  const all = [...folders.map((name) => ({ name, folder: true })), ...files.map((name) => ({ name, folder: false }))]
+  return all.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
 }
+
+const isJsonl = (name: string): boolean => name.endsWith('.jsonl')
 
 /** The warning for a store file that exists but is not a regular file (issue 16: never dropped silently). */
 function notRegular(path: string, diagnostics: Diagnostic[]): void {
   diagnostics.push({ severity: 'warning', skipped: 1, path, message: `${path} is not a regular file (a named pipe, device, socket, link or folder); Sepia reads only regular files, so it was skipped.`, agent: 'cursor-agent' })
 }
 
-/** Size and mtime of a regular file; undefined when missing or not regular (then a warning when `diagnostics` is given). */
-async function fileStat(path: string, diagnostics?: Diagnostic[]): Promise<{ size: number; mtimeMs: number } | undefined> {
+/**
+ * Size and mtime of a regular file; undefined when missing or not regular (then a warning when
+ * `diagnostics` is given). `listed`: the path came from a folder listing, so one that cannot be
+ * followed (a link to nothing) is named too.
+ */
+async function fileStat(path: string, diagnostics?: Diagnostic[], listed = false): Promise<{ size: number; mtimeMs: number } | undefined> {
   try {
     const s = await stat(path)
     if (s.isFile()) return { size: s.size, mtimeMs: s.mtimeMs }
     if (diagnostics) notRegular(path, diagnostics)
     return undefined
   } catch {
+    if (diagnostics && listed) notRegular(path, diagnostics)
     return undefined
   }
 }
@@ -86,15 +103,15 @@ async function chatDirs(p: PlatformPath, layout: HomeLayout, diagnostics: Diagno
   const cursorDir = p.join(layout.home, '.cursor')
   for (const root of [p.join(cursorDir, 'chats'), p.join(layout.xdgConfigHome, 'cursor', 'chats')]) {
     for (const h of await list(root, diagnostics)) {
-      if (!h.isDirectory()) continue
+      if (!h.folder) continue
       for (const a of await list(p.join(root, h.name), diagnostics)) {
-        if (a.isDirectory() && !out.has(a.name)) out.set(a.name, await chatDir(p, p.join(root, h.name, a.name), a.name, false, diagnostics))
+        if (a.folder && !out.has(a.name)) out.set(a.name, await chatDir(p, p.join(root, h.name, a.name), a.name, false, diagnostics))
       }
     }
   }
   const acpRoot = p.join(cursorDir, 'acp-sessions')
   for (const a of await list(acpRoot, diagnostics)) {
-    if (a.isDirectory() && !out.has(a.name)) out.set(a.name, await chatDir(p, p.join(acpRoot, a.name), a.name, true, diagnostics))
+    if (a.folder && !out.has(a.name)) out.set(a.name, await chatDir(p, p.join(acpRoot, a.name), a.name, true, diagnostics))
   }
   return out
 }
@@ -112,26 +129,25 @@ async function transcripts(p: PlatformPath, home: string, diagnostics: Diagnosti
   const out = new Map<string, Transcript>()
   const root = p.join(home, '.cursor', 'projects')
   for (const proj of await list(root, diagnostics)) {
-    if (!proj.isDirectory()) continue
+    if (!proj.folder) continue
     const projectDir = p.join(root, proj.name)
     const trusted = p.join(projectDir, '.workspace-trusted')
     const workspaceTrusted = (await fileStat(trusted)) ? trusted : undefined
     const dir = p.join(projectDir, 'agent-transcripts')
-    for (const e of await list(dir, diagnostics)) {
-      if (!e.isFile() && !e.isDirectory() && e.name.endsWith('.jsonl')) {
-        // A FIFO, device or link named like a transcript: skipped, as before, but named.
-        notRegular(p.join(dir, e.name), diagnostics)
-      } else if (e.isFile() && e.name.endsWith('.jsonl')) {
+    // A folder named like a transcript (`<id>.jsonl/`) is named, not taken for a session folder.
+    for (const e of await list(dir, diagnostics, isJsonl)) {
+      if (!e.folder && isJsonl(e.name)) {
+        // A FIFO, device or link to one named like a transcript: skipped, but named (fileStat).
+        if (!(await fileStat(p.join(dir, e.name), diagnostics, true))) continue
         const id = e.name.slice(0, -'.jsonl'.length)
         if (!out.has(id)) out.set(id, { id, path: p.join(dir, e.name), projectDir, subagents: [], ...(workspaceTrusted ? { workspaceTrusted } : {}) })
-      } else if (e.isDirectory()) {
+      } else if (e.folder) {
         const path = p.join(dir, e.name, `${e.name}.jsonl`)
         const subs: { id: string; path: string }[] = []
-        for (const s of await list(p.join(dir, e.name, 'subagents'), diagnostics)) {
-          if (!s.name.endsWith('.jsonl') || s.isDirectory()) continue
+        for (const s of await list(p.join(dir, e.name, 'subagents'), diagnostics, isJsonl)) {
+          if (!isJsonl(s.name) || s.folder) continue
           const subPath = p.join(dir, e.name, 'subagents', s.name)
-          if (s.isFile()) subs.push({ id: s.name.slice(0, -'.jsonl'.length), path: subPath })
-          else notRegular(subPath, diagnostics)
+          if (await fileStat(subPath, diagnostics, true)) subs.push({ id: s.name.slice(0, -'.jsonl'.length), path: subPath })
         }
         const has = (await fileStat(path, diagnostics)) !== undefined
         if ((has || subs.length) && !out.has(e.name)) out.set(e.name, { id: e.name, path: has ? path : '', projectDir, subagents: subs, ...(workspaceTrusted ? { workspaceTrusted } : {}) })

@@ -11,7 +11,7 @@
  * `subComposerIds`/`subagentComposerIds`, or the headers; `task-<toolCallId>` sub-agents are linked
  * after reading (`link.ts`).
  */
-import { existsSync, statSync } from 'node:fs'
+import { statSync } from 'node:fs'
 import type { PlatformPath } from 'node:path'
 import type { Diagnostic } from '../../../shared/ir'
 import { type HomeLayout, pathApiFor } from '../../platform'
@@ -20,7 +20,7 @@ import { type GlobalIndex, scanGlobal } from './global'
 import { resolveProject } from './project'
 import { type CursorHints, FORMAT_HEADERS, FORMAT_INLINE, FORMAT_PANE, FORMAT_TASK, FORMAT_WS_COMPOSER } from './refs'
 import { arr, obj } from './common/json'
-import { chatTabs, scanWorkspaces, tabId, type WorkspaceInfo } from './workspaces'
+import { chatTabs, databaseThere, scanWorkspaces, tabId, type WorkspaceInfo } from './workspaces'
 
 /** Size and newest mtime of a SQLite file with its `-wal`. */
 function dbStat(path: string): { size: number; mtimeMs: number } {
@@ -110,7 +110,7 @@ async function userDirRefs(home: string, p: PlatformPath, globalStorage: string,
   const workspaces = await scanWorkspaces(p.join(userDir, 'workspaceStorage'), p, diagnostics)
   const db = p.join(globalStorage, 'state.vscdb')
   let g: GlobalIndex | undefined
-  if (existsSync(db)) {
+  if (databaseThere(db, diagnostics)) {
     try {
       g = scanGlobal(db, diagnostics)
     } catch (e) {

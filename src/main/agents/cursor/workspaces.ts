@@ -15,10 +15,11 @@
  * - `ItemTable['workbench.panel.aichat.view.aichat.chatdata']` (and `…chat.view.chat.chatdata`)
  *   = `{tabs|chatSessions:[{tabId, chatTitle, lastSendTime, bubbles[]}]}`: the oldest chat pane.
  */
-import { existsSync } from 'node:fs'
+import { existsSync, statSync } from 'node:fs'
 import { readdir, readFile } from 'node:fs/promises'
 import type { PlatformPath } from 'node:path'
 import type { Diagnostic } from '../../../shared/ir'
+import { folderNamedLikeFileMessage, loopMessage, storeEntries } from '../../util/link-loop'
 import { openSqliteReadOnly } from '../../util/sqlite'
 import { arr, decodeCell, type Json, obj, str, text } from './common/json'
 import { type ProjectPath, uriToPath } from './common/uri'
@@ -171,6 +172,25 @@ function scanItemTable(ws: WorkspaceInfo, db: string, diagnostics: Diagnostic[])
 }
 
 /**
+ * True when something to open is at `db` (a `state.vscdb`); false when nothing is, and false with a
+ * warning naming it for a folder so named or a link that loops (util/link-loop.ts). Never throws.
+ */
+export function databaseThere(db: string, diagnostics: Diagnostic[]): boolean {
+  let folder: boolean
+  try {
+    const s = statSync(db, { throwIfNoEntry: false })
+    if (!s) return false
+    folder = s.isDirectory()
+  } catch (e) {
+    const loop = loopMessage(db, e)
+    if (loop) diagnostics.push({ severity: 'warning', skipped: 1, path: db, message: loop, agent: 'cursor' })
+    return !loop && existsSync(db)
+  }
+  if (folder) diagnostics.push({ severity: 'warning', skipped: 1, path: db, message: folderNamedLikeFileMessage(db), agent: 'cursor' })
+  return !folder
+}
+
+/**
  * Scan every `workspaceStorage/<id>` folder under `dir`. Never throws: an unreadable folder or
  * database is a diagnostic and the other workspaces load.
  */
@@ -178,7 +198,8 @@ export async function scanWorkspaces(dir: string, p: PlatformPath, diagnostics: 
   const out = new Map<string, WorkspaceInfo>()
   let names: string[]
   try {
-    names = (await readdir(dir, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name).sort()
+    // Workspace folders, links to folders followed; a link that loops or leads above is named, not followed (util/link-loop.ts).
+    names = (await storeEntries(dir, await readdir(dir, { withFileTypes: true }), 'cursor', diagnostics)).folders
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code
     if (code !== 'ENOENT' && code !== 'ENOTDIR') diagnostics.push({ severity: 'warning', skipped: 1, path: dir, message: `cannot list folder: ${(e as Error).message}`, agent: 'cursor' })
@@ -190,7 +211,7 @@ export async function scanWorkspaces(dir: string, p: PlatformPath, diagnostics: 
     out.set(id, ws)
     await readWorkspaceJson(ws, p.join(wsDir, 'workspace.json'), diagnostics)
     const db = p.join(wsDir, 'state.vscdb')
-    if (!existsSync(db)) continue
+    if (!databaseThere(db, diagnostics)) continue
     ws.db = db
     try {
       scanItemTable(ws, db, diagnostics)

@@ -17,6 +17,7 @@
 import { readdir } from 'node:fs/promises'
 import type { Diagnostic } from '../../../shared/ir'
 import { type HomeLayout, pathApiFor } from '../../platform'
+import { type StoreEntries, storeEntries } from '../../util/link-loop'
 import { readRegularFile, statSessionFile } from '../../util/regular-file'
 import type { DiscoverResult, ReadContext, StoreRef } from '../types'
 
@@ -33,9 +34,13 @@ export function kiroSessionRoots(layout: HomeLayout): string[] {
   return layout.globalStorage.filter((g) => g.editor.startsWith('Kiro')).map((g) => p.join(g.dir, KIRO_EXTENSION_ID, 'workspace-sessions'))
 }
 
-async function listDir(dir: string, diagnostics: Diagnostic[]): Promise<{ name: string; isDir: boolean }[] | undefined> {
+/**
+ * The folders and files of `dir` (util/link-loop.ts `storeEntries`: a link that loops or leads above,
+ * and a folder named like a chat file, are named in a warning and in neither list), or undefined.
+ */
+async function listDir(dir: string, diagnostics: Diagnostic[]): Promise<StoreEntries | undefined> {
   try {
-    return (await readdir(dir, { withFileTypes: true })).map((d) => ({ name: d.name, isDir: d.isDirectory() })).sort((a, b) => a.name.localeCompare(b.name))
+    return await storeEntries(dir, await readdir(dir, { withFileTypes: true }), AGENT, diagnostics, (n) => n.endsWith('.json'))
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code
     if (code !== 'ENOENT' && code !== 'ENOTDIR') diagnostics.push({ severity: 'warning', skipped: 1, path: dir, message: `cannot list folder: ${(e as Error).message}`, agent: AGENT })
@@ -50,10 +55,9 @@ export async function discoverKiro(layout: HomeLayout, _ctx: ReadContext): Promi
   const p = pathApiFor(layout.home)
   for (const root of [...new Set(kiroSessionRoots(layout))]) {
     const workspaces = await listDir(root, diagnostics)
-    for (const ws of workspaces ?? []) {
-      if (!ws.isDir) continue
-      const dir = p.join(root, ws.name)
-      const names = ((await listDir(dir, diagnostics)) ?? []).filter((d) => !d.isDir).map((d) => d.name)
+    for (const ws of workspaces?.folders ?? []) {
+      const dir = p.join(root, ws)
+      const names = (await listDir(dir, diagnostics))?.files ?? []
       const index = new Map<string, Record<string, unknown>>()
       const indexPath = p.join(dir, 'sessions.json')
       if (names.includes('sessions.json')) {
@@ -75,7 +79,7 @@ export async function discoverKiro(layout: HomeLayout, _ctx: ReadContext): Promi
         const s = await statSessionFile(path, AGENT, diagnostics)
         if (!s) continue
         const entry = index.get(id)
-        refs.push({ agent: AGENT, sessionId: id, format: FORMAT_KIRO_SESSION, files: [path], size: s.size, mtimeMs: s.mtimeMs, home: layout.home, hints: { workspaceKey: ws.name, ...(entry && { index: entry }) } })
+        refs.push({ agent: AGENT, sessionId: id, format: FORMAT_KIRO_SESSION, files: [path], size: s.size, mtimeMs: s.mtimeMs, home: layout.home, hints: { workspaceKey: ws, ...(entry && { index: entry }) } })
       }
     }
   }

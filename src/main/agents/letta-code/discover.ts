@@ -25,6 +25,7 @@
 import { readdir } from 'node:fs/promises'
 import type { Diagnostic } from '../../../shared/ir'
 import { type HomeLayout, pathApiFor } from '../../platform'
+import { storeEntries } from '../../util/link-loop'
 import { statRegular, statSessionFile } from '../../util/regular-file'
 import type { DiscoverResult, ReadContext, StoreRef } from '../types'
 
@@ -59,7 +60,8 @@ export async function discoverLettaCode(layout: HomeLayout, _ctx: ReadContext): 
   const root = p.join(lettaStorageDir(layout), 'conversations')
   let names: string[]
   try {
-    names = (await readdir(root, { withFileTypes: true })).filter((d) => d.isDirectory()).map((d) => d.name).sort()
+    // Conversation folders, links to folders followed; a link that loops or leads above is named, not followed (util/link-loop.ts).
+    names = (await storeEntries(root, await readdir(root, { withFileTypes: true }), 'letta-code', diagnostics)).folders
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code
     if (code !== 'ENOENT' && code !== 'ENOTDIR') diagnostics.push({ severity: 'warning', skipped: 1, path: root, message: `cannot list folder: ${(e as Error).message}`, agent: 'letta-code' })

@@ -26,6 +26,7 @@
 import { readdir } from 'node:fs/promises'
 import type { Diagnostic } from '../../../shared/ir'
 import { type HomeLayout, pathApiFor } from '../../platform'
+import { storeEntries } from '../../util/link-loop'
 import { statRegular, statSessionFile } from '../../util/regular-file'
 import type { DiscoverResult, ReadContext, StoreRef } from '../types'
 
@@ -72,7 +73,8 @@ export async function discoverOpenHandsV1(layout: HomeLayout, _ctx: ReadContext)
   const root = openhandsConversationsDir(layout)
   let ids: string[]
   try {
-    ids = (await readdir(root, { withFileTypes: true })).filter((d) => d.isDirectory()).map((d) => d.name).sort()
+    // Conversation folders, links to folders followed; a link that loops or leads above is named, not followed (util/link-loop.ts).
+    ids = (await storeEntries(root, await readdir(root, { withFileTypes: true }), 'openhands', diagnostics)).folders
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code
     if (code !== 'ENOENT' && code !== 'ENOTDIR') diagnostics.push({ severity: 'warning', skipped: 1, path: root, message: `cannot list folder: ${(e as Error).message}`, agent: 'openhands' })
@@ -123,7 +125,8 @@ export async function discoverOpenHandsV0(layout: HomeLayout, _ctx: ReadContext)
   const root = openhandsSessionsDir(layout)
   let sids: string[]
   try {
-    sids = (await readdir(root, { withFileTypes: true })).filter((d) => d.isDirectory()).map((d) => d.name).sort()
+    // Session folders, links to folders followed; a link that loops or leads above is named, not followed (util/link-loop.ts).
+    sids = (await storeEntries(root, await readdir(root, { withFileTypes: true }), 'openhands', diagnostics)).folders
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code
     if (code !== 'ENOENT' && code !== 'ENOTDIR') diagnostics.push({ severity: 'warning', skipped: 1, path: root, message: `cannot list folder: ${(e as Error).message}`, agent: 'openhands' })

@@ -15,6 +15,7 @@
 import { readdir } from 'node:fs/promises'
 import type { Diagnostic } from '../../../shared/ir'
 import { type HomeLayout, pathApiFor } from '../../platform'
+import { storeEntries } from '../../util/link-loop'
 import { readRegularFile, statRegular, statSessionFile } from '../../util/regular-file'
 import type { DiscoverResult, ReadContext, StoreRef } from '../types'
 
@@ -25,9 +26,14 @@ export const FORMAT_JSONL = 'vscode-chat-jsonl'
 
 const AGENT = 'vscode-copilot-chat' as const
 
+/**
+ * The sub-folders or the files of `dir`, sorted. A link that loops or leads above, and a folder named
+ * like a session file (`.json`, `.jsonl`), are named in a warning and in neither (util/link-loop.ts).
+ */
 async function names(dir: string, diagnostics: Diagnostic[], want: 'dir' | 'file'): Promise<string[]> {
   try {
-    return (await readdir(dir, { withFileTypes: true })).filter((d) => (want === 'dir' ? d.isDirectory() : !d.isDirectory())).map((d) => d.name).sort()
+    const e = await storeEntries(dir, await readdir(dir, { withFileTypes: true }), AGENT, diagnostics, (n) => n.endsWith('.json') || n.endsWith('.jsonl'))
+    return want === 'dir' ? e.folders : e.files
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code
     if (code !== 'ENOENT' && code !== 'ENOTDIR') diagnostics.push({ severity: 'warning', skipped: 1, path: dir, message: `cannot list folder: ${(e as Error).message}`, agent: AGENT })
@@ -103,7 +109,8 @@ export async function discoverVscodeCopilotChat(layout: HomeLayout, _ctx: ReadCo
     for (const hash of await names(ws, diagnostics, 'dir')) {
       const chats = p.join(ws, hash, 'chatSessions')
       // Most workspaces have no chats: workspace.json is read only where a session file exists.
-      if (!(await names(chats, diagnostics, 'file')).some((n) => n.endsWith('.json') || n.endsWith('.jsonl'))) continue
+      // (A quick look at the names; `sessionsIn` lists the folder and warns about odd entries.)
+      if (!(await readdir(chats).catch(() => [] as string[])).some((n) => n.endsWith('.json') || n.endsWith('.jsonl'))) continue
       const wsJson = p.join(ws, hash, 'workspace.json')
       let named: { folder?: string; workspaceFile?: string } = {}
       let hasWsJson = false

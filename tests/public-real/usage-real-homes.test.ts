@@ -8,6 +8,9 @@
  * - Codex `vscode-windows-041`: each rollout's first line (`session_meta.payload.cwd`) records the
  *   same folder as `c:\…` (VS Code extension) and `C:\…` (CLI); the report has one project for it,
  *   as `sepia list` and the library do.
+ * - Gemini CLI `entire-write-file`: the chat file's `tokens` (`output` excludes `thoughts`); the
+ *   session header's "out" (shared/usage-rules.ts `outputWithReasoning`, SessionHeader.vue) and the
+ *   report's output both hold output + thoughts.
  */
 import Database from 'better-sqlite3'
 import { copyFileSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
@@ -17,6 +20,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApi } from '../../src/main/api'
 import { findAppRoot } from '../../src/main/context'
 import { formatUsage } from '../../src/cli/usage'
+import { gemini } from '../../src/main/agents/gemini'
+import { outputWithReasoning } from '../../src/shared/usage-rules'
+import { readHomeOf } from '../builders/testing'
 
 const ROOT = findAppRoot()
 const tmp = mkdtempSync(join(tmpdir(), 'sepia-pr-usage-homes-'))
@@ -111,5 +117,26 @@ describe('usage on real homes', () => {
       expect(filtered.totals.messages, p).toBe(want)
       expect(want).toBeGreaterThanOrEqual(row.messages)
     }
+  }, 60_000)
+
+  it('gemini entire-write-file: the session header’s out and the report’s output are the file’s output + thoughts', async () => {
+    const home = join(tmp, 'gemini')
+    cpSync(join(ROOT, 'fixtures', 'public-real', 'gemini', 'entire-write-file', 'home'), home, { recursive: true })
+    const tmpDir = join(home, '.gemini', 'tmp')
+    const chats = join(tmpDir, readdirSync(tmpDir)[0]!, 'chats')
+    const raw = (JSON.parse(readFileSync(join(chats, readdirSync(chats)[0]!), 'utf8')) as { messages: { tokens?: { output: number; thoughts: number } }[] }).messages.flatMap((m) => (m.tokens ? [m.tokens] : []))
+    const want = raw.reduce((t, x) => t + x.output + x.thoughts, 0)
+    expect(raw.reduce((t, x) => t + x.thoughts, 0)).toBeGreaterThan(0)
+    const read = await readHomeOf(gemini, home)
+    expect(read.sessions).toHaveLength(1)
+    const s = read.sessions[0]!
+    // What the header adds up when the session has no usage of its own (format.ts sumUsage).
+    const nodes = s.nodes.flatMap((n) => (n.usage ? [n.usage] : []))
+    const u = s.usage ?? { outputTokens: nodes.reduce((t, x) => t + (x.outputTokens ?? 0), 0), thinkingTokens: nodes.reduce((t, x) => t + (x.thinkingTokens ?? 0), 0) }
+    expect(outputWithReasoning('gemini', u)).toBe(want)
+    const a = api([home], 'gemini')
+    await a.getLibrary()
+    await a.library.whenIdle()
+    expect((await a.getUsage({ by: 'session', timeZone: 'UTC' })).totals.outputTokens).toBe(want)
   }, 60_000)
 })

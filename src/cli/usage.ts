@@ -44,7 +44,8 @@ export function formatUsage(r: UsageReport): string {
     const t = (v: number): string => (x.messages > 0 && x.tokensUnknownMessages === x.messages ? 'unknown' : n(v))
     return [r.by === 'session' || r.by === 'project' ? `${x.label}` : x.key, t(x.inputTokens), t(x.outputTokens), t(x.cacheReadTokens), t(x.cacheWriteTokens), t(x.totalTokens), x.cost.toFixed(2)]
   })
-  rows.push(['TOTAL', n(r.totals.inputTokens), n(r.totals.outputTokens), n(r.totals.cacheReadTokens), n(r.totals.cacheWriteTokens), n(r.totals.totalTokens), r.totals.cost.toFixed(2)])
+  const tt = (v: number): string => (r.totals.messages > 0 && r.totals.tokensUnknownMessages === r.totals.messages ? 'unknown' : n(v))
+  rows.push(['TOTAL', tt(r.totals.inputTokens), tt(r.totals.outputTokens), tt(r.totals.cacheReadTokens), tt(r.totals.cacheWriteTokens), tt(r.totals.totalTokens), r.totals.cost.toFixed(2)])
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)))
   const fmt = (row: string[]): string => row.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ')
   const lines = [fmt(head), ...rows.map(fmt)]

@@ -85,6 +85,7 @@ describe('usage on real homes', () => {
     const text = formatUsage(report)
     expect(text).toMatch(/Crush: tokens unknown, left out of the token totals; its cost \(3\.22 USD\) is counted\. Crush keeps only the last request’s token counts/)
     for (const line of text.split('\n').filter((l) => /Create and Enhance CRUSH\.md/.test(l))) expect(line).toMatch(/unknown.*3\.20$/)
+    expect(text).toMatch(/^TOTAL +unknown +unknown +unknown +unknown +unknown +3\.22$/m)
   }, 60_000)
 
   it('codex vscode-windows-041: `c:\\…` and `C:\\…` cwds are one project; `--project` matches both spellings', async () => {

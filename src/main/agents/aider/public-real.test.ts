@@ -177,6 +177,12 @@ describe('aider public-real histories', () => {
       const rows = (JSON.parse(r.out) as { rows: { key: string; messages: number }[] }).rows
       expect(rows.map((x) => x.key)).not.toContain('unknown')
       expect(rows.reduce((t, x) => t + x.messages, 0), c).toBe(raw.reduce((t, x) => t + x.tokensLines, 0))
+      // Every timeline row has a time (`sepia timeline --csv` left most Aider rows without one).
+      const tl = await runCli('timeline', '--home', home, '--jsonl')
+      expect(tl.code).toBe(0)
+      const lines = tl.out.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as { agent: string; timestamp_utc: string | null })
+      expect(lines.filter((l) => l.agent === 'aider').length, c).toBeGreaterThan(0)
+      expect(lines.filter((l) => l.agent === 'aider' && !l.timestamp_utc), c).toEqual([])
     }
   }, 60_000)
 

@@ -320,15 +320,19 @@ export function aggregateUsage(db: Database.Database, homes: readonly string[], 
   }
 }
 
-/** A report as CSV (RFC 4180 quoting): one row per group, then a `TOTAL` row. */
+/**
+ * A report as CSV (RFC 4180 quoting): one row per group, then a `TOTAL` row. The last column,
+ * `tokens_unknown_messages`, counts the messages whose tokens are unknown (Crush): where it is not
+ * 0 the token columns leave those out.
+ */
 export function usageCsv(report: UsageReport): string {
-  const head = ['key', 'label', 'input_tokens', 'output_tokens', 'cache_read_tokens', 'cache_write_tokens', 'thinking_tokens', 'total_tokens', 'cost_usd', 'recorded_cost_usd', 'messages', 'models']
+  const head = ['key', 'label', 'input_tokens', 'output_tokens', 'cache_read_tokens', 'cache_write_tokens', 'thinking_tokens', 'total_tokens', 'cost_usd', 'recorded_cost_usd', 'messages', 'models', 'tokens_unknown_messages']
   const q = (v: string | number): string => {
     const s = String(v)
     return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s
   }
   const line = (key: string, label: string, t: UsageTotals, models: string[]): string =>
-    [key, label, t.inputTokens, t.outputTokens, t.cacheReadTokens, t.cacheWriteTokens, t.thinkingTokens, t.totalTokens, t.cost.toFixed(6), t.recordedCost.toFixed(6), t.messages, models.join(' ')].map(q).join(',')
+    [key, label, t.inputTokens, t.outputTokens, t.cacheReadTokens, t.cacheWriteTokens, t.thinkingTokens, t.totalTokens, t.cost.toFixed(6), t.recordedCost.toFixed(6), t.messages, models.join(' '), t.tokensUnknownMessages].map(q).join(',')
   const lines = [head.join(','), ...report.rows.map((r) => line(r.key, r.label, r, r.models)), line('TOTAL', `by ${report.by} (${report.timeZone})`, report.totals, [])]
   return lines.join('\n') + '\n'
 }

@@ -140,7 +140,7 @@ describe('sepia search / usage', () => {
     expect(table.out).toMatch(/^TOTAL\s+102,540/m)
     const csv = await cli('usage', '--by', 'session', '--csv', '--home', home, '--since', '2026-11-01', '--until', '2026-11-30', '--tz', 'UTC')
     expect(csv.code).toBe(0)
-    expect(csv.out.split('\n')[0]).toBe('key,label,input_tokens,output_tokens,cache_read_tokens,cache_write_tokens,thinking_tokens,total_tokens,cost_usd,recorded_cost_usd,messages,models')
+    expect(csv.out.split('\n')[0]).toBe('key,label,input_tokens,output_tokens,cache_read_tokens,cache_write_tokens,thinking_tokens,total_tokens,cost_usd,recorded_cost_usd,messages,models,tokens_unknown_messages')
     expect(csv.out).toContain('claude-code/168ccd27-38fe-4712-8b25-f636c48dc3b8,[agent] Ask a sub-agent to summarize the git history.,22206,214,')
     expect((await cli('usage', '--by', 'week', '--home', home)).code).toBe(1)
     expect((await cli('usage', '--tz', 'Nowhere/Town', '--home', home)).code).toBe(1)

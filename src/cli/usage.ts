@@ -39,12 +39,21 @@ function n(x: number): string {
 /** A plain-text table of a report. */
 export function formatUsage(r: UsageReport): string {
   const head = [r.by, 'input', 'output', 'cache read', 'cache write', 'total tokens', 'cost USD']
-  const rows = r.rows.map((x) => [r.by === 'session' || r.by === 'project' ? `${x.label}` : x.key, n(x.inputTokens), n(x.outputTokens), n(x.cacheReadTokens), n(x.cacheWriteTokens), n(x.totalTokens), x.cost.toFixed(2)])
-  rows.push(['TOTAL', n(r.totals.inputTokens), n(r.totals.outputTokens), n(r.totals.cacheReadTokens), n(r.totals.cacheWriteTokens), n(r.totals.totalTokens), r.totals.cost.toFixed(2)])
+  // A row all of whose usage has unknown tokens (Crush) says so rather than showing zeros.
+  const rows = r.rows.map((x) => {
+    const t = (v: number): string => (x.messages > 0 && x.tokensUnknownMessages === x.messages ? 'unknown' : n(v))
+    return [r.by === 'session' || r.by === 'project' ? `${x.label}` : x.key, t(x.inputTokens), t(x.outputTokens), t(x.cacheReadTokens), t(x.cacheWriteTokens), t(x.totalTokens), x.cost.toFixed(2)]
+  })
+  const tt = (v: number): string => (r.totals.messages > 0 && r.totals.tokensUnknownMessages === r.totals.messages ? 'unknown' : n(v))
+  rows.push(['TOTAL', tt(r.totals.inputTokens), tt(r.totals.outputTokens), tt(r.totals.cacheReadTokens), tt(r.totals.cacheWriteTokens), tt(r.totals.totalTokens), r.totals.cost.toFixed(2)])
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)))
   const fmt = (row: string[]): string => row.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ')
   const lines = [fmt(head), ...rows.map(fmt)]
   if (r.by === 'day') lines.unshift(`Days in ${r.timeZone}`)
+  for (const u of r.tokensUnknown) {
+    const name = AGENTS.find((a) => a.id === u.agent)?.displayName ?? u.agent
+    lines.push(`${name}: tokens unknown, left out of the token totals; its cost (${u.cost.toFixed(2)} USD) is counted. ${name} keeps only the last request’s token counts, not a total for the session.`)
+  }
   if (r.unpricedModels.length) lines.push(`Not in the pricing table (counted as 0 USD): ${r.unpricedModels.join(', ')}`)
   return lines.join('\n') + '\n'
 }

@@ -117,7 +117,7 @@ export interface UsageTotals {
    * Reasoning tokens as the stores report them: part of `outputTokens` (and so of `totalTokens`)
    * for every agent. Claude Code and Codex count them inside their output already; Gemini CLI
    * (`thoughts`) and OpenCode/Kilo (`reasoning`) report them apart, and the report adds them to
-   * output, where they are also priced (src/main/usage/aggregate.ts `THINKING_SEPARATE`).
+   * output, where they are also priced (src/shared/usage-rules.ts `THINKING_SEPARATE`).
    */
   thinkingTokens: number
   /** input + output (reasoning included) + cache read + cache write. */
@@ -130,6 +130,12 @@ export interface UsageTotals {
   messages: number
   /** Messages whose model is not in the pricing table and whose store records no cost (counted as 0 USD). */
   unpricedMessages: number
+  /**
+   * Messages whose store keeps no token counts that add up (Crush: one per session, holding the
+   * session's cost): their cost is in `cost`, their tokens in no column (src/shared/usage-rules.ts
+   * `TOKENS_UNKNOWN`). When it is not 0 the token columns are short by an unknown amount.
+   */
+  tokensUnknownMessages: number
 }
 
 /** One group of `getUsage`. */
@@ -156,6 +162,11 @@ export interface UsageReport {
   totals: UsageTotals
   /** Models with usage that the pricing table does not know. */
   unpricedModels: string[]
+  /**
+   * Agents in the report whose tokens are unknown (counted in no token column), with their
+   * messages and the cost (USD) they add: Crush stores only its last request's token counts.
+   */
+  tokensUnknown: { agent: AgentId; messages: number; cost: number }[]
   /** The pricing table used: its date and where it came from. */
   pricing: { updated: string; source: string }
 }

@@ -5,7 +5,8 @@
  * has a row per project with the same total, the time zone can be changed, and the CSV export
  * downloads the report. Screenshots (light and dark) go to test-results/usage-*.png.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import Database from 'better-sqlite3'
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Writable } from 'node:stream'
@@ -121,5 +122,50 @@ describe.skipIf(skip !== undefined)('usage view', () => {
     expect(lines.at(-1)).toContain(String(expected.totals.totalTokens))
     await waitFor(() => paintedPixels(page, 'usage-chart')).toBeGreaterThan(2000)
     await page.screenshot({ path: join(shots, 'usage-dark.png'), fullPage: true })
+  })
+})
+
+/**
+ * A real Crush store (fixtures/public-real/crush/dbos-api-error): Crush adds up each session's cost
+ * but overwrites its token columns on every response, so the view shows the cost the `sessions`
+ * table holds (read here on a copy with better-sqlite3), "unknown" for the tokens, and says why.
+ */
+describe.skipIf(skip !== undefined)('usage view on a real Crush home', () => {
+  let server: HttpServerHandle
+  let browser: Browser
+  let page: Page
+  const dataDir = mkdtempSync(join(tmpdir(), 'sepia-e2e-usage-crush-'))
+  const home = join(dataDir, 'home')
+  let cost = 0
+
+  beforeAll(async () => {
+    cpSync(join(ROOT, 'fixtures/public-real/crush/dbos-api-error/home'), home, { recursive: true })
+    const copy = join(dataDir, 'copy.db')
+    copyFileSync(join(home, 'codeZ/dbos-transact-golang/.crush/crush.db'), copy)
+    const db = new Database(copy, { readonly: true })
+    cost = (db.prepare('SELECT sum(cost) AS c FROM sessions').get() as { c: number }).c
+    db.close()
+    server = await startApp([home], { appDataDir: join(dataDir, 'data') })
+    browser = await launchChromium()
+    page = await (await browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: 'reduce' })).newPage()
+    await page.goto(server.url)
+    await page.getByTestId('library').waitFor()
+    await page.getByTestId('tab-usage').click()
+    await page.getByTestId('view-usage').waitFor()
+  })
+
+  afterAll(async () => {
+    await browser?.close()
+    await server?.close()
+    rmSync(dataDir, { recursive: true, force: true })
+  })
+
+  it('counts the stored cost, shows the tokens as unknown and says why', async () => {
+    await waitFor(() => page.getByTestId('usage-total-cost').getAttribute('data-value').then(Number)).toBeCloseTo(cost, 9)
+    await waitFor(() => page.getByTestId('usage-tokens-unknown').innerText()).toMatch(/^Crush: tokens unknown, left out of the token totals; its cost \(\$3\.22\d*\) is counted\. Crush keeps only the last request’s token counts/)
+    await page.getByTestId('usage-group-by').selectOption('session')
+    await waitFor(() => page.getByTestId('usage-row').count()).toBe(2)
+    const cells = await page.getByTestId('usage-row').first().locator('td').allInnerTexts()
+    expect(cells.slice(0, 5)).toEqual(['unknown', 'unknown', 'unknown', 'unknown', 'unknown'])
   })
 })

@@ -1,7 +1,7 @@
 /**
  * `sepia usage` and the app's usage view count reasoning as output for every agent: Claude Code and
  * Codex record it inside their output tokens, Gemini CLI records `thoughts` beside `output`, and
- * the report adds them in (src/main/usage/aggregate.ts `THINKING_SEPARATE`), so the total column
+ * the report adds them in (src/shared/usage-rules.ts `THINKING_SEPARATE`), so the total column
  * holds what the cost column prices. Checked on Gemini CLI `entire-write-file`
  * (fixtures/public-real/gemini, provenance in its SOURCES.md) against the chat file's own
  * `tokens`, read here without Sepia: Gemini CLI's `tokens.total` is input + output + thoughts + tool.

@@ -12,22 +12,21 @@ import type Database from 'better-sqlite3'
 import { SepiaError } from '../../shared/api'
 import type { UsageGroupBy, UsageQuery, UsageReport, UsageRow, UsageTotals } from '../../shared/catalog'
 import { isAgentId, type AgentId } from '../../shared/ir'
+import { THINKING_SEPARATE, TOKENS_UNKNOWN } from '../../shared/usage-rules'
 import { inList } from '../catalog/store'
+import { isWindowsPath, projectKey } from '../../shared/project-key'
 import { costOf, type PriceBook } from './pricing'
 import { checkTimeZone, dayOf, localTimeZone, nextDay, startOfDay } from './zone'
 
 const GROUPS: readonly UsageGroupBy[] = ['day', 'project', 'model', 'session', 'agent']
-/**
- * Agents whose readers keep reasoning tokens out of `outputTokens` (they are billed as output):
- * Gemini CLI (`tokens.output` excludes `thoughts`, src/main/agents/gemini/nodes.ts; its own
- * `tokens.total` is input + output + thoughts + tool) and the OpenCode family (`tokens.reasoning`
- * beside `tokens.output`, src/main/agents/opencode/parts.ts). Claude Code and Codex count reasoning
- * inside `outputTokens` already (Codex `output_tokens` includes `reasoning_output_tokens`). One
- * rule for the report: reasoning is output, so for these agents their thinking tokens are added to
- * `outputTokens` and `totalTokens` (and priced as output), as the other agents' already are.
- */
-const THINKING_SEPARATE: readonly AgentId[] = ['gemini', 'opencode', 'kilo-code']
 const BUCKET_MS = 900_000
+/** `TOKENS_UNKNOWN` as an SQL list of literals (constant agent ids, checked to be plain words). */
+const TU_SQL = `(${TOKENS_UNKNOWN.map((a) => {
+  if (!/^[a-z0-9-]+$/.test(a)) throw new Error(`bad agent id ${a}`)
+  return `'${a}'`
+}).join(', ')})`
+/** Column `c` of `usage u`, 0 for an agent of {@link TOKENS_UNKNOWN}. */
+const tok = (c: string): string => `CASE WHEN s.agent IN ${TU_SQL} THEN 0 ELSE u.${c} END`
 
 interface SqlRow {
   b: number | null
@@ -48,6 +47,7 @@ interface SqlRow {
   u_cw: number
   u_th: number
   th_sep: number
+  n_tu: number
 }
 
 interface SessionInfo {
@@ -62,7 +62,7 @@ interface SessionInfo {
 
 /** An empty totals object. */
 export function emptyTotals(): UsageTotals {
-  return { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, thinkingTokens: 0, totalTokens: 0, cost: 0, recordedCost: 0, messages: 0, unpricedMessages: 0 }
+  return { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, thinkingTokens: 0, totalTokens: 0, cost: 0, recordedCost: 0, messages: 0, unpricedMessages: 0, tokensUnknownMessages: 0 }
 }
 
 function bound(value: string | number | undefined, name: string, timeZone: string, end: boolean): number | undefined {
@@ -115,7 +115,7 @@ export interface UsageDialect {
  */
 export function* usageSteps(homes: readonly string[], query: UsageQuery, prices: PriceBook, dialect: UsageDialect = { homeColumn: 'home' }): Generator<UsageStatement, UsageReport, Record<string, unknown>[]> {
   const { by, timeZone, since, until } = checkUsageQuery(query)
-  const report: UsageReport = { by, timeZone, rows: [], totals: emptyTotals(), unpricedModels: [], pricing: { updated: prices.table.updated, source: prices.table.source } }
+  const report: UsageReport = { by, timeZone, rows: [], totals: emptyTotals(), unpricedModels: [], tokensUnknown: [], pricing: { updated: prices.table.updated, source: prices.table.source } }
   if (homes.length === 0) return report
   const home = dialect.homeColumn
 
@@ -141,6 +141,10 @@ export function* usageSteps(homes: readonly string[], query: UsageQuery, prices:
     byKey.set(key, s)
   }
 
+  // The first spelling seen of each project (shared/project-key.ts, as `list` and the library do).
+  const projectSpelling = new Map<string, string>()
+  for (const s of info.values()) if (s.project?.trim() && !projectSpelling.has(projectKey(s.project))) projectSpelling.set(projectKey(s.project), s.project)
+
   const where: string[] = [`s.${home} IN ${inList(homes.length)}`]
   const args: unknown[] = [...homes]
   if (skip.length) {
@@ -154,8 +158,16 @@ export function* usageSteps(homes: readonly string[], query: UsageQuery, prices:
   if (query.project !== undefined) {
     if (typeof query.project !== 'string' || query.project === '') throw new SepiaError({ code: 'BAD_ARGUMENT', message: 'The project filter must be a folder path.' })
     const p = query.project.replace(/[\\/]+$/, '')
-    where.push(`(s.project = ? OR substr(s.project, 1, ?) = ?)`)
-    args.push(p, p.length + 1, `${p}/`)
+    if (isWindowsPath(p)) {
+      // Windows folders match without regard to case or slash direction (projectKey).
+      const k = projectKey(p)
+      const col = `lower(replace(s.project, '/', ?))`
+      where.push(`(${col} = ? OR substr(${col}, 1, ?) = ?)`)
+      args.push('\\', k, '\\', k.length + 1, `${k}\\`)
+    } else {
+      where.push(`(s.project = ? OR substr(s.project, 1, ?) = ?)`)
+      args.push(p, p.length + 1, `${p}/`)
+    }
   }
   if (since !== undefined) {
     where.push('u.created_at >= ?')
@@ -167,15 +179,18 @@ export function* usageSteps(homes: readonly string[], query: UsageQuery, prices:
   }
   const bucket = by === 'day' ? `u.created_at / ${BUCKET_MS}` : 'NULL'
   const bySid = by === 'session' || by === 'project' || by === 'agent'
-  const groupBy = [by === 'day' ? bucket : null, 'u.model', 'CASE WHEN u.input_tokens + u.cache_read_tokens + u.cache_write_tokens > 200000 THEN 1 ELSE 0 END', ...(bySid ? ['u.sid'] : [])].filter((g) => g !== null).join(', ')
+  const big = `CASE WHEN ${tok('input_tokens')} + ${tok('cache_read_tokens')} + ${tok('cache_write_tokens')} > 200000 THEN 1 ELSE 0 END`
+  const groupBy = [by === 'day' ? bucket : null, 'u.model', big, ...(bySid ? ['u.sid'] : [])].filter((g) => g !== null).join(', ')
+  const [inp, outp, cr, cw, th] = ['input_tokens', 'output_tokens', 'cache_read_tokens', 'cache_write_tokens', 'thinking_tokens'].map(tok)
   const raw = yield {
-    sql: `SELECT ${bucket} AS b, u.model AS model, CASE WHEN u.input_tokens + u.cache_read_tokens + u.cache_write_tokens > 200000 THEN 1 ELSE 0 END AS long, ${bySid ? 'u.sid' : '0'} AS sid,
-        count(*) AS n, sum(u.input_tokens) AS inp, sum(u.output_tokens) AS outp, sum(u.cache_read_tokens) AS cr, sum(u.cache_write_tokens) AS cw,
-        sum(u.thinking_tokens) AS th, sum(u.cost) AS recorded, sum(CASE WHEN u.cost IS NULL THEN 1 ELSE 0 END) AS n_un,
-        sum(CASE WHEN u.cost IS NULL THEN u.input_tokens ELSE 0 END) AS u_inp, sum(CASE WHEN u.cost IS NULL THEN u.output_tokens ELSE 0 END) AS u_outp,
-        sum(CASE WHEN u.cost IS NULL THEN u.cache_read_tokens ELSE 0 END) AS u_cr, sum(CASE WHEN u.cost IS NULL THEN u.cache_write_tokens ELSE 0 END) AS u_cw,
-        sum(CASE WHEN u.cost IS NULL AND s.agent IN ${inList(THINKING_SEPARATE.length)} THEN u.thinking_tokens ELSE 0 END) AS u_th,
-        sum(CASE WHEN s.agent IN ${inList(THINKING_SEPARATE.length)} THEN u.thinking_tokens ELSE 0 END) AS th_sep
+    sql: `SELECT ${bucket} AS b, u.model AS model, ${big} AS long, ${bySid ? 'u.sid' : '0'} AS sid,
+        count(*) AS n, sum(${inp}) AS inp, sum(${outp}) AS outp, sum(${cr}) AS cr, sum(${cw}) AS cw,
+        sum(${th}) AS th, sum(u.cost) AS recorded, sum(CASE WHEN u.cost IS NULL THEN 1 ELSE 0 END) AS n_un,
+        sum(CASE WHEN u.cost IS NULL THEN ${inp} ELSE 0 END) AS u_inp, sum(CASE WHEN u.cost IS NULL THEN ${outp} ELSE 0 END) AS u_outp,
+        sum(CASE WHEN u.cost IS NULL THEN ${cr} ELSE 0 END) AS u_cr, sum(CASE WHEN u.cost IS NULL THEN ${cw} ELSE 0 END) AS u_cw,
+        sum(CASE WHEN u.cost IS NULL AND s.agent IN ${inList(THINKING_SEPARATE.length)} THEN ${th} ELSE 0 END) AS u_th,
+        sum(CASE WHEN s.agent IN ${inList(THINKING_SEPARATE.length)} THEN ${th} ELSE 0 END) AS th_sep,
+        ${TOKENS_UNKNOWN.map((a, i) => `sum(CASE WHEN s.agent = '${a}' THEN 1 ELSE 0 END) AS tu_n_${i}, sum(CASE WHEN s.agent = '${a}' THEN u.cost ELSE 0 END) AS tu_c_${i}`).join(', ')}
        FROM usage u JOIN sessions s ON s.sid = u.sid
        WHERE ${where.join(' AND ')}
        GROUP BY ${groupBy}`,
@@ -201,7 +216,14 @@ export function* usageSteps(homes: readonly string[], query: UsageQuery, prices:
     u_cw: num(r.u_cw),
     u_th: num(r.u_th),
     th_sep: num(r.th_sep),
+    n_tu: TOKENS_UNKNOWN.reduce((t, _a, i) => t + num(r[`tu_n_${i}`]), 0),
   }))
+  const tokensUnknown = TOKENS_UNKNOWN.map((agent, i) => ({ agent, messages: 0, cost: 0, i }))
+  for (const r of raw) for (const t of tokensUnknown) {
+    t.messages += num(r[`tu_n_${t.i}`])
+    t.cost += num(r[`tu_c_${t.i}`])
+  }
+  report.tokensUnknown = tokensUnknown.filter((t) => t.messages > 0).map(({ agent, messages, cost }) => ({ agent, messages, cost }))
 
   // Root session of a sub-agent (parent chain within the same home and agent).
   const rootOf = (sid: number): SessionInfo | undefined => {
@@ -236,8 +258,10 @@ export function* usageSteps(homes: readonly string[], query: UsageQuery, prices:
         key = s?.agent ?? 'unknown'
         label = key
       } else if (by === 'project') {
-        key = s?.project ?? '(no project)'
-        label = s?.project ? lastFolder(s.project) : key
+        // One folder recorded in two spellings (`c:\…` and `C:\…`) is one project, as in the list.
+        const shown = s?.project ? projectSpelling.get(projectKey(s.project)) ?? s.project : undefined
+        key = shown ?? '(no project)'
+        label = shown ? lastFolder(shown) : key
       } else {
         key = s ? `${s.agent}/${s.session_id}` : 'unknown'
         label = s?.title ?? s?.session_id ?? key
@@ -262,6 +286,7 @@ export function* usageSteps(homes: readonly string[], query: UsageQuery, prices:
     }
     for (const t of [g, report.totals]) {
       t.messages += r.n
+      t.tokensUnknownMessages += r.n_tu
       t.inputTokens += r.inp
       // Reasoning is output for every agent (THINKING_SEPARATE).
       t.outputTokens += r.outp + r.th_sep
@@ -295,15 +320,19 @@ export function aggregateUsage(db: Database.Database, homes: readonly string[], 
   }
 }
 
-/** A report as CSV (RFC 4180 quoting): one row per group, then a `TOTAL` row. */
+/**
+ * A report as CSV (RFC 4180 quoting): one row per group, then a `TOTAL` row. The last column,
+ * `tokens_unknown_messages`, counts the messages whose tokens are unknown (Crush): where it is not
+ * 0 the token columns leave those out.
+ */
 export function usageCsv(report: UsageReport): string {
-  const head = ['key', 'label', 'input_tokens', 'output_tokens', 'cache_read_tokens', 'cache_write_tokens', 'thinking_tokens', 'total_tokens', 'cost_usd', 'recorded_cost_usd', 'messages', 'models']
+  const head = ['key', 'label', 'input_tokens', 'output_tokens', 'cache_read_tokens', 'cache_write_tokens', 'thinking_tokens', 'total_tokens', 'cost_usd', 'recorded_cost_usd', 'messages', 'models', 'tokens_unknown_messages']
   const q = (v: string | number): string => {
     const s = String(v)
     return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s
   }
   const line = (key: string, label: string, t: UsageTotals, models: string[]): string =>
-    [key, label, t.inputTokens, t.outputTokens, t.cacheReadTokens, t.cacheWriteTokens, t.thinkingTokens, t.totalTokens, t.cost.toFixed(6), t.recordedCost.toFixed(6), t.messages, models.join(' ')].map(q).join(',')
+    [key, label, t.inputTokens, t.outputTokens, t.cacheReadTokens, t.cacheWriteTokens, t.thinkingTokens, t.totalTokens, t.cost.toFixed(6), t.recordedCost.toFixed(6), t.messages, models.join(' '), t.tokensUnknownMessages].map(q).join(',')
   const lines = [head.join(','), ...report.rows.map((r) => line(r.key, r.label, r, r.models)), line('TOTAL', `by ${report.by} (${report.timeZone})`, report.totals, [])]
   return lines.join('\n') + '\n'
 }

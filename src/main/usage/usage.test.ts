@@ -145,7 +145,7 @@ describe('usage', () => {
   it('exports CSV with a header, one row per group and a total', () => {
     const r = aggregateUsage(lib.db, lib.homePaths, { by: 'agent', timeZone: 'UTC' }, prices)
     const lines = usageCsv(r).trim().split('\n')
-    expect(lines[0]).toBe('key,label,input_tokens,output_tokens,cache_read_tokens,cache_write_tokens,thinking_tokens,total_tokens,cost_usd,recorded_cost_usd,messages,models')
+    expect(lines[0]).toBe('key,label,input_tokens,output_tokens,cache_read_tokens,cache_write_tokens,thinking_tokens,total_tokens,cost_usd,recorded_cost_usd,messages,models,tokens_unknown_messages')
     expect(lines.length).toBe(r.rows.length + 2)
     expect(lines[lines.length - 1]!.startsWith(`TOTAL,by agent (UTC),${r.totals.inputTokens},`)).toBe(true)
     expect(lines.some((l) => l.startsWith('claude-code,claude-code,'))).toBe(true)

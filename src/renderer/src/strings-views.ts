@@ -52,6 +52,7 @@ export const viewStrings = {
     groupsInSentence: L.usage.groupsInSentence satisfies Record<UsageGroupBy, string>,
     unpriced: (models: string) => tr('usage.unpriced', { models }),
     unpricedRow: (n: number) => trn('usage.unpricedRow', n),
+    tokensUnknown: (agent: string, cost: string) => tr('usage.tokensUnknown', { agent, cost }),
     pricing: (updated: string, recorded: string) => tr('usage.pricing', { updated, recorded }),
   }),
 

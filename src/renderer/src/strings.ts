@@ -123,6 +123,7 @@ export const strings = withValues(L, {
     cacheWrite: (n: string) => tr('session.cacheWrite', { n }),
     thinkingTokens: (n: string) => tr('session.thinkingTokens', { n }),
     cost: (usd: string) => tr('session.cost', { usd }),
+    lastRequestTokens: (input: string, output: string) => tr('session.lastRequestTokens', { input, output }),
   }),
 
   find: withValues(L.find, {

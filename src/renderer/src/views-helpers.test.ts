@@ -113,6 +113,7 @@ describe('daySeries', () => {
     recordedCost: 0,
     messages: 1,
     unpricedMessages: 0,
+    tokensUnknownMessages: 0,
   })
 
   it('fills the days between the first and the last with zeros', () => {

@@ -147,6 +147,45 @@ describe('aider public-real histories', () => {
     expect(histories).toHaveLength(stamps.length)
   })
 
+  it('every node has a time: its own (a prompt with an input-history entry), else the last before it, the chat’s start first; usage gets a day', async () => {
+    for (const c of CASES) {
+      const home = join(ROOT, c, 'home')
+      const dir = projectOf(home)
+      const raw = rawSessions(join(dir, '.aider.chat.history.md'))
+      const starts = raw.map((r) => localMs(r.stamp))
+      let inputStamps: number[] = []
+      try {
+        inputStamps = [...readFileSync(join(dir, '.aider.input.history'), 'utf8').matchAll(/^# (\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+)$/gm)].map((m) => localMs(m[1]!))
+      } catch {
+        // no input history in this case
+      }
+      const read = await readHomeOf(aider, home)
+      for (const s of read.sessions) {
+        expect(starts, c).toContain(s.createdAt)
+        let last = s.createdAt!
+        for (const n of s.nodes) {
+          expect(n.createdAt, `${c} ${s.id} ${n.nodeId}`).toBeDefined()
+          // A time is the chat's start or an input-history stamp, never earlier than the one before.
+          expect([s.createdAt, ...inputStamps], `${c} ${n.nodeId}`).toContain(n.createdAt)
+          expect(n.createdAt!).toBeGreaterThanOrEqual(last)
+          last = n.createdAt!
+        }
+      }
+      // The CLI puts every `> Tokens:` line on a day, none on "unknown".
+      const r = await runCli('usage', '--home', home, '--by', 'day', '--tz', 'UTC', '--json')
+      expect(r.code).toBe(0)
+      const rows = (JSON.parse(r.out) as { rows: { key: string; messages: number }[] }).rows
+      expect(rows.map((x) => x.key)).not.toContain('unknown')
+      expect(rows.reduce((t, x) => t + x.messages, 0), c).toBe(raw.reduce((t, x) => t + x.tokensLines, 0))
+      // Every timeline row has a time (`sepia timeline --csv` left most Aider rows without one).
+      const tl = await runCli('timeline', '--home', home, '--jsonl')
+      expect(tl.code).toBe(0)
+      const lines = tl.out.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as { agent: string; timestamp_utc: string | null })
+      expect(lines.filter((l) => l.agent === 'aider').length, c).toBeGreaterThan(0)
+      expect(lines.filter((l) => l.agent === 'aider' && !l.timestamp_utc), c).toEqual([])
+    }
+  }, 60_000)
+
   it('stamps are the local time of the machine reading them: in Asia/Tokyo a session starts 9 hours before the same wall clock in UTC', async () => {
     const home = join(ROOT, 'zen-mcp-interrupted', 'home')
     const raw = rawSessions(join(projectOf(home), '.aider.chat.history.md'))

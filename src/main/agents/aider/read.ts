@@ -16,7 +16,10 @@
  * - `ai_output`: the reply text, not prefixed; everything else (inside fenced code too) is
  *   assistant text.
  * Times: the header stamp is the session start; a prompt gets the time of its matching
- * `.aider.input.history` entry. Both are local wall-clock stamps with no zone (Aider writes
+ * `.aider.input.history` entry. Nothing else in the file is stamped, so every other node (replies,
+ * their usage, notices, a prompt with no input-history entry) takes the last time before it: the
+ * time of the prompt it follows, else the chat's start. Times inside a chat are thus its start or
+ * its prompts' times, never a reply's own time. Both are local wall-clock stamps with no zone (Aider writes
  * `datetime.now()`), read as the local time of the machine reading them (`./history.ts`
  * `wallClockMs`); `metadata.timeZone` says so.
  * Problems (a file cut mid-line, a header whose stamp does not parse, NUL bytes) are diagnostics
@@ -244,6 +247,13 @@ export async function readAiderSession(ref: StoreRef, _ctx: ReadContext): Promis
       })
       notice(buf, bufLine)
     }
+  }
+  // Aider stamps only the chat's start and each typed prompt: a node with no time of its own takes
+  // the last time before it (the prompt it answers, else the chat's start), so usage has a day.
+  let last = startedAt
+  for (const n of session.nodes) {
+    if (n.createdAt !== undefined) last = n.createdAt
+    else if (last !== undefined) n.createdAt = last
   }
   return finishSession(session)
 }

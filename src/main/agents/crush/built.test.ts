@@ -18,6 +18,7 @@ import { runCli } from '../../../../tests/helpers/cli-run'
 import { snapshotTree } from '../../../../tests/helpers/snapshot'
 import { readHomeOf } from '../../../../tests/builders/testing'
 import { closeCrushDbs } from './db'
+import { LAST_REQUEST_NOTE } from './read'
 import { crush } from '.'
 
 const HOME = join(REPO_ROOT, 'fixtures', 'built', 'crush', 'home')
@@ -63,6 +64,8 @@ interface Truth {
   prompt: number
   completion: number
   cost: number
+  /** Sum of the sub-agents' `cost` (Crush adds each to its parent's). */
+  childCost: number
   todos: unknown
 }
 
@@ -88,6 +91,7 @@ function truth(db: string): Truth[] {
         children: (d.prepare('SELECT id FROM sessions WHERE parent_session_id = ? ORDER BY created_at').all(s.id) as { id: string }[]).map((r) => r.id),
         files: one('SELECT COUNT(*) AS n FROM files WHERE session_id = ?'),
         prompt: s.prompt_tokens, completion: s.completion_tokens, cost: s.cost,
+        childCost: (d.prepare('SELECT coalesce(sum(cost), 0) AS n FROM sessions WHERE parent_session_id = ?').get(s.id) as { n: number }).n,
         todos: s.todos ? JSON.parse(s.todos) : undefined,
       }
     }),
@@ -128,7 +132,9 @@ describe('crush home built from Crush source', () => {
       expect(s.childSessionIds).toEqual(x.children.length ? x.children : undefined)
       expect(s.metadata.fileVersions).toBe(x.files || undefined)
       expect(s.metadata.todos).toEqual(x.todos)
-      expect(s.usage).toEqual({ inputTokens: x.prompt, outputTokens: x.completion, cost: x.cost })
+      // Tokens are the last request's only (crush/read.ts): kept apart; a parent's cost less its sub-agents'.
+      expect(s.usage).toEqual({ cost: x.childCost > 0 ? Math.max(0, x.cost - x.childCost) : x.cost })
+      expect(s.metadata.lastRequestTokens).toEqual({ promptTokens: x.prompt, completionTokens: x.completion, note: LAST_REQUEST_NOTE })
       expectGolden(`crush/built/${s.id.replace('$$', '--')}`, s)
     }
   })

@@ -17,6 +17,7 @@ import { runCli } from '../../../../tests/helpers/cli-run'
 import { snapshotTree } from '../../../../tests/helpers/snapshot'
 import { readHomeOf } from '../../../../tests/builders/testing'
 import { closeCrushDbs } from './db'
+import { LAST_REQUEST_NOTE } from './read'
 import { crush } from '.'
 
 const ROOT = join(REPO_ROOT, 'fixtures', 'public-real', 'crush')
@@ -110,7 +111,10 @@ describe('crush public-real databases', () => {
         expect(countPairedToolCalls(s)).toEqual({ calls: x.toolCalls, paired: x.toolResults })
         expect(s.nodes.filter((n) => n.event === 'api-error')).toHaveLength(x.errors)
         expect(s.nodes.filter((n) => n.event === 'interrupted')).toHaveLength(x.canceled)
-        expect(s.usage).toEqual({ inputTokens: x.prompt, outputTokens: x.completion, cost: x.cost })
+        // Crush overwrites the token columns on every response; only the cost is a total (crush/read.ts).
+        expect(s.usage).toEqual({ cost: x.cost })
+        expect(s.metadata.lastRequestTokens).toEqual({ promptTokens: x.prompt, completionTokens: x.completion, note: LAST_REQUEST_NOTE })
+        expect(s.nodes.filter((n) => n.usage)).toEqual([expect.objectContaining({ role: 'assistant', usage: { cost: x.cost } })])
         expectGolden(`crush/${c}/${s.id}`, s)
       }
     })

@@ -22,7 +22,20 @@
  *   `internal/agent/coordinator.go`): the call gets `subagentSessionId`, the child
  *   `parentToolCallId`, the parent `childSessionIds`.
  * - Times are Unix seconds (`strftime('%s', 'now')`), read as ms ({@link crushMs}).
- * - `sessions.prompt_tokens`/`completion_tokens`/`cost` are the session totals (cost in USD).
+ * - `sessions.cost` (USD) is the session's total: Crush adds each response's cost to it (and a
+ *   sub-agent's total to its parent's: `internal/llm/agent/agent-tool.go` `parentSession.Cost +=
+ *   updatedSession.Cost`, now `internal/agent/coordinator.go` updateParentSessionCost; so a parent's
+ *   `usage.cost` here is its cost minus its sub-agents' `cost`, and `metadata.costWithSubagents`
+ *   the stored figure). `sessions.prompt_tokens`/`completion_tokens` are NOT
+ *   totals: every response overwrites them with that one request's counts (github:charmbracelet/crush
+ *   `internal/llm/agent/agent.go` TrackUsage at 9d68f99e, Aug 2025: `sess.Cost += cost`,
+ *   `sess.CompletionTokens = usage.OutputTokens + usage.CacheReadTokens`, `sess.PromptTokens =
+ *   usage.InputTokens + usage.CacheCreationTokens`; still so at 37f36e93, 2026-08,
+ *   `internal/agent/agent.go` updateSessionTokenCounters, now `OutputTokens` and `InputTokens +
+ *   CacheReadTokens`; title generation and summaries overwrite them too). No message row records
+ *   usage (`parts` hold none; the schema has no usage column). So the session's token totals are
+ *   unknown: `session.usage` and the last assistant node hold only the cost, and the two columns
+ *   are kept as `metadata.lastRequestTokens` ({@link CrushLastRequestTokens}).
  * `parts` that is not JSON is a warning diagnostic naming the database and the row; the rest loads.
  */
 import { SepiaError } from '../../../shared/api'
@@ -31,6 +44,20 @@ import { addDiagnostic, finishSession, newSession, sessionUsageOnLastAssistant, 
 import { toolKind } from '../../ir/toolkind'
 import type { ReadContext, StoreRef } from '../types'
 import { type CrushMessageRow, type CrushSessionRow, childSessionIds, crushMs, fileRows, messageRows, withCrushDb } from './db'
+
+/**
+ * `session.metadata.lastRequestTokens` of a Crush session: `sessions.prompt_tokens` and
+ * `completion_tokens` as stored, which are the counts of the last request Crush recorded, not the
+ * session's totals (see the module doc), with `note` saying so in plain words.
+ */
+export interface CrushLastRequestTokens {
+  promptTokens?: number
+  completionTokens?: number
+  note: string
+}
+
+/** The words of {@link CrushLastRequestTokens.note}. */
+export const LAST_REQUEST_NOTE = 'Crush keeps only the last request’s token counts, not a total for the session; its cost is a total.'
 
 /** Part types this reader models (`internal/message/message.go` partType). */
 export const KNOWN_PART_TYPES = ['text', 'reasoning', 'image_url', 'binary', 'tool_call', 'tool_result', 'finish', 'shell_command'] as const
@@ -87,12 +114,14 @@ export async function readCrushSession(ref: StoreRef, _ctx: ReadContext): Promis
   let messages: CrushMessageRow[] = []
   let files: { path: string; version: number }[] = []
   let children: string[] = []
+  let childCost = 0
   try {
     withCrushDb(path, (db) => {
       row = db.prepare('SELECT * FROM sessions WHERE id = ?').get(ref.sessionId) as CrushSessionRow | undefined
       messages = messageRows(db, ref.sessionId)
       files = fileRows(db, ref.sessionId)
       children = childSessionIds(db, ref.sessionId)
+      if (children.length) childCost = (db.prepare('SELECT sum(cost) AS c FROM sessions WHERE parent_session_id = ?').get(ref.sessionId) as { c: number | null }).c ?? 0
     })
   } catch (e) {
     throw new SepiaError({ code: 'READ_FAILED', message: `cannot read ${path}: ${(e as Error).message}`, path })
@@ -112,11 +141,20 @@ export async function readCrushSession(ref: StoreRef, _ctx: ReadContext): Promis
   const updated = crushMs(row.updated_at)
   if (created !== undefined) session.createdAt = created
   if (updated !== undefined) session.lastActivityAt = updated
+  // Only the cost accumulates; the token columns hold one request's counts (see the module doc).
   const usage: Usage = {}
-  if (typeof row.prompt_tokens === 'number') usage.inputTokens = row.prompt_tokens
-  if (typeof row.completion_tokens === 'number') usage.outputTokens = row.completion_tokens
-  if (typeof row.cost === 'number') usage.cost = row.cost
+  if (typeof row.cost === 'number') {
+    // A parent's cost already holds its sub-agents' (added when each finished): count it once.
+    usage.cost = childCost > 0 ? Math.max(0, row.cost - childCost) : row.cost
+    if (childCost > 0) session.metadata.costWithSubagents = row.cost
+  }
   if (Object.keys(usage).length) session.usage = usage
+  if (typeof row.prompt_tokens === 'number' || typeof row.completion_tokens === 'number') {
+    const last: CrushLastRequestTokens = { note: LAST_REQUEST_NOTE }
+    if (typeof row.prompt_tokens === 'number') last.promptTokens = row.prompt_tokens
+    if (typeof row.completion_tokens === 'number') last.completionTokens = row.completion_tokens
+    session.metadata.lastRequestTokens = last
+  }
   if (typeof row.message_count === 'number') session.metadata.messageCount = row.message_count
   if (row.summary_message_id) session.metadata.summaryMessageId = row.summary_message_id
   if (row.todos) session.metadata.todos = jsonOr(row.todos)

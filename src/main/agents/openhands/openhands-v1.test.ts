@@ -11,10 +11,13 @@ import { countPairedToolCalls } from '../../ir/build'
 import { expectGolden, REPO_ROOT } from '../../../../tests/helpers/golden'
 import { runCli } from '../../../../tests/helpers/cli-run'
 import { readHomeOf } from '../../../../tests/builders/testing'
+import { useEnv } from '../../../../tests/helpers/temp'
 import { FORMAT_V1, openhands } from '.'
 import { openhandsCensus } from './census'
 
 const HOME = join(REPO_ROOT, 'fixtures', 'built', 'openhands-v1', 'home')
+// Event times carry no zone and are read as local time: UTC here, so goldens hold on any machine.
+useEnv(() => ({ TZ: 'UTC' }))
 const CONVS = join(HOME, '.openhands', 'conversations')
 const IDS = readdirSync(CONVS).sort()
 const FIX = '6a1f0c9e2b7d4e58a3c1f0e9d8b7a6c5'

@@ -12,9 +12,12 @@ import { expectGolden, REPO_ROOT } from '../../../../tests/helpers/golden'
 import { snapshotTree } from '../../../../tests/helpers/snapshot'
 import { runCli } from '../../../../tests/helpers/cli-run'
 import { readHomeOf } from '../../../../tests/builders/testing'
+import { useEnv } from '../../../../tests/helpers/temp'
 import { openhands } from '.'
 
 const HOME = join(REPO_ROOT, 'fixtures', 'built', 'openhands', 'home')
+// Event times carry no zone and are read as local time: UTC here, so goldens hold on any machine.
+useEnv(() => ({ TZ: 'UTC' }))
 const SESSIONS = join('.openhands', 'sessions')
 const CLI = 'a1b2c3d4e5f60718293a4b5c6d7e8f90'
 const SERVED = '0f9e8d7c6b5a49382716a5b4c3d2e1f0'
@@ -83,6 +86,23 @@ describe('openhands: file store built from the source', () => {
     expect(s.nodes.find((n) => n.role === 'system')!.isMeta).toBe(true)
     expectGolden(`openhands/${CLI}`, s)
     expect(snapshotTree(HOME)).toEqual(before)
+  })
+
+  it('zone-less event times are the local time of the machine reading them (Asia/Tokyo: 9 hours before UTC); metadata.json times keep their offset', async () => {
+    const ev = rawEvents(HOME, CLI)
+    expect(ev[0]!.timestamp).not.toMatch(/([zZ]|[+-]\d\d:?\d\d)$/)
+    const before = process.env.TZ
+    process.env.TZ = 'Asia/Tokyo' // +09:00 all year
+    try {
+      const read = await readHomeOf(openhands, HOME)
+      const s = read.byId(CLI)
+      expect(s.createdAt).toBe(Date.parse(`${ev[0]!.timestamp.slice(0, 23)}+09:00`))
+      expect(s.metadata.timeZone).toMatch(/local time of the machine reading it/)
+      const meta = JSON.parse(readFileSync(join(HOME, SESSIONS, SERVED, 'metadata.json'), 'utf8')) as Item
+      expect(read.byId(SERVED).createdAt).toBe(Date.parse(meta.created_at))
+    } finally {
+      process.env.TZ = before ?? 'UTC'
+    }
   })
 
   it('metadata.json gives the title, model and times; an agent text and an unpaired error', async () => {

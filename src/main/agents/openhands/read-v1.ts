@@ -7,7 +7,7 @@
  * tests/fixtures/conversations/v1_11_5_cli_default/base_state.json, what CLI 1.11.5 wrote):
  *
  * - Each event file is one pydantic `model_dump` of an `Event` (event/base.py): `{id (uuid),
- *   timestamp (datetime.now().isoformat(): local time, no zone; read as UTC like V0), source
+ *   timestamp (datetime.now().isoformat(): local time, no zone; read as the local time of the machine reading it, like V0 and Aider, read.ts `openhandsTimeToMs`), source
  *   ("agent" | "user" | "environment" | "hook"), parent_id?, kind (the class name)}` plus its fields:
  *   - `SystemPromptEvent` `system_prompt {text}`, `tools`, `dynamic_context?` (llm_convertible/system.py): a meta node;
  *   - `MessageEvent` `llm_message {role, content [text | image], reasoning_content?, thinking_blocks}`,
@@ -54,7 +54,7 @@ import type { ContentBlock, MessageNode, Session, ToolCall, ToolCallDiff, ToolKi
 import { addDiagnostic, finishSession, newSession, skipRecord } from '../../ir/build'
 import { toolKind } from '../../ir/toolkind'
 import type { ReadContext, StoreRef } from '../types'
-import { openhandsTimeToMs } from './read'
+import { OPENHANDS_TIME_ZONE, openhandsTimeToMs, zoneless } from './read'
 
 type Json = Record<string, unknown>
 const obj = (v: unknown): Json | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : undefined)
@@ -229,6 +229,7 @@ export async function readOpenHandsV1(ref: StoreRef, _ctx: ReadContext): Promise
     const above = pid === undefined ? undefined : nodeAbove.get(pid)
     nodeAbove.set(id, above)
     const at = openhandsTimeToMs(e.timestamp)
+    if (zoneless(e.timestamp)) session.metadata.timeZone ??= OPENHANDS_TIME_ZONE
     const push = (n: Omit<MessageNode, 'nodeId' | 'parentNodeId'>): MessageNode => {
       const node: MessageNode = { nodeId: id, ...(above !== undefined ? { parentNodeId: above } : {}), ...n, ...(at !== undefined ? { createdAt: at } : {}) }
       const rid = str(e.llm_response_id)

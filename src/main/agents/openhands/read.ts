@@ -7,7 +7,11 @@
  * action dataclass fields, openhands/events/action/*.py) or `observation` with `content`,
  * `extras` (the observation fields, openhands/events/observation/*.py) and, for `run`, `success`.
  * `timestamp` is `datetime.now().isoformat()` (openhands/events/stream.py `add_event`): the local
- * time of the machine with no zone; it is read as UTC (an explicit offset is honoured).
+ * time of the machine that ran OpenHands, with no zone. It is read as the local time of the machine
+ * reading it, as Aider's stamps are ({@link openhandsTimeToMs}); `metadata.json` `created_at` and
+ * `last_updated_at` carry `+00:00` since 2025-01-13 (`datetime.now(timezone.utc)`,
+ * openhands/storage/data_models/conversation_metadata.py, commit 045ec2b9 "Timezone should be
+ * UTC"; before it `created_at` was a zone-less `datetime.now`), and an explicit offset is honoured.
  *
  * Actions (openhands/core/schema/action.py): `message` is a user prompt (`source` user) or an
  * agent text (`args.content`); `system` is the system prompt (a meta node); `finish`
@@ -55,14 +59,37 @@ const HIDDEN_ACTIONS = new Set(['recall', 'change_agent_state', 'null', 'pause',
 /** Observations that are not shown. */
 const HIDDEN_OBSERVATIONS = new Set(['agent_state_changed', 'recall', 'null'])
 
-/** An OpenHands `isoformat()` timestamp → ms since epoch; a time with no zone is read as UTC. */
+/**
+ * An OpenHands `isoformat()` timestamp → ms since epoch. A time with an offset (`Z`, `+00:00`) is
+ * read with it. A time with none is the wall clock of the machine that ran OpenHands (V0
+ * openhands/events/stream.py and V1 software-agent-sdk @611629e6 openhands-sdk/openhands/sdk/event/base.py
+ * both write `datetime.now().isoformat()`), so it is read as the local time of the machine reading
+ * it (the process's zone, `TZ`): right when both are the same machine or zone, off by the
+ * difference of their offsets for a folder copied from another zone (as Aider, agents/aider/history.ts
+ * `wallClockMs`). Undefined for anything else.
+ */
 export function openhandsTimeToMs(value: unknown): number | undefined {
   if (typeof value !== 'string' || value === '') return undefined
   const zoned = /([zZ]|[+-]\d{2}:?\d{2})$/.test(value)
   // JavaScript dates keep milliseconds; Python writes microseconds.
   const iso = value.replace(/(\.\d{3})\d+/, '$1')
-  const ms = Date.parse(zoned ? iso : `${iso}Z`)
-  return Number.isNaN(ms) ? undefined : ms
+  if (zoned) {
+    const ms = Date.parse(iso)
+    return Number.isNaN(ms) ? undefined : ms
+  }
+  const m = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?$/.exec(iso)
+  if (!m) return undefined
+  const [, y, mo, d, h, mi, sec, frac] = m
+  const t = new Date(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(sec ?? 0), frac ? Number(frac.padEnd(3, '0')) : 0).getTime()
+  return Number.isNaN(t) ? undefined : t
+}
+
+/** `session.metadata.timeZone` of an OpenHands session whose event times carry no zone. */
+export const OPENHANDS_TIME_ZONE = 'unrecorded (OpenHands writes local wall-clock time; read as the local time of the machine reading it)'
+
+/** True for a timestamp string with no zone (see {@link openhandsTimeToMs}). */
+export function zoneless(value: unknown): boolean {
+  return typeof value === 'string' && value !== '' && !/([zZ]|[+-]\d{2}:?\d{2})$/.test(value)
 }
 
 /** ACP kind of an OpenHands action. */
@@ -199,6 +226,7 @@ export async function readOpenHandsSession(ref: StoreRef, _ctx: ReadContext): Pr
   for (const { e, id, path } of events) {
     const nodeId = `event-${id}`
     const at = openhandsTimeToMs(e.timestamp)
+    if (zoneless(e.timestamp)) session.metadata.timeZone ??= OPENHANDS_TIME_ZONE
     const base = at !== undefined ? { createdAt: at } : {}
     const tcm = obj(e.tool_call_metadata)
     const response = obj(tcm?.model_response)

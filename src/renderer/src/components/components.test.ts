@@ -77,6 +77,27 @@ describe('SessionView', () => {
     expect(h).toContain('line is not valid JSON; skipped')
   })
 
+  it('a Gemini session counts thoughts as output in the header, as the usage view does', async () => {
+    const g = await render(SessionView, () => {
+      // Gemini CLI records `thoughts` beside `output` (the reader keeps them in thinkingTokens).
+      const s = { ...kitchenSink(), agent: 'gemini' as const, usage: { inputTokens: 1200, outputTokens: 80, thinkingTokens: 45 } }
+      useLibraryStore().library = library([summary('s1', { agent: 'gemini', title: s.title })])
+      useSessionStore().session = s
+      useSessionStore().key = 'gemini/s1'
+    })
+    expect(g).toMatch(/data-testid="session-usage"[^>]*>1,200 in · 125 out · 45 thinking</)
+  })
+
+  it('a Crush session says its tokens are unknown, with the last request’s counts', async () => {
+    const c = await render(SessionView, () => {
+      const s = { ...kitchenSink(), agent: 'crush' as const, usage: { cost: 3.2 }, metadata: { lastRequestTokens: { promptTokens: 127170, completionTokens: 64 } } }
+      useLibraryStore().library = library([summary('s1', { agent: 'crush', title: s.title })])
+      useSessionStore().session = s
+      useSessionStore().key = 'crush/s1'
+    })
+    expect(c).toMatch(/data-testid="session-usage"[^>]*>\$3\.20 · tokens unknown \(only the last request: 127\.2K in, 64 out\)</)
+  })
+
   it('renders messages by role, hides injected text behind the toggle, escapes HTML', async () => {
     const h = await html
     const roles = [...h.matchAll(/data-testid="message" data-role="(\w+)"/g)].map((m) => m[1])

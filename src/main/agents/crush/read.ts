@@ -32,8 +32,8 @@ import { toolKind } from '../../ir/toolkind'
 import type { ReadContext, StoreRef } from '../types'
 import { type CrushMessageRow, type CrushSessionRow, childSessionIds, crushMs, fileRows, messageRows, withCrushDb } from './db'
 
-/** Part types this reader models (`internal/message/message.go` partType). */
-export const KNOWN_PART_TYPES = ['text', 'reasoning', 'image_url', 'binary', 'tool_call', 'tool_result', 'finish', 'shell_command'] as const
+/** Moved to ./format.ts so discovery and the census load without this reader; kept here for its importers. */
+export { KNOWN_PART_TYPES } from './format'
 
 type Json = Record<string, unknown>
 const obj = (v: unknown): Json | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : undefined)

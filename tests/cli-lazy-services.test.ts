@@ -52,7 +52,7 @@ function readers(urls: string[]): string[] {
     const path = fileURLToPath(u)
     if (READER.test(path)) found.push(path)
     else if (/[\\/]out[\\/]main[\\/].*\.js$/.test(path)) {
-      for (const m of readFileSync(path, 'utf8').matchAll(/^\/\/ (src\/\S+\.ts)$/gm)) if (READER.test(m[1])) found.push(`${path}: ${m[1]}`)
+      for (const m of readFileSync(path, 'utf8').matchAll(/^\/\/ (src\/\S+\.ts)$/gm)) if (READER.test(m[1]!)) found.push(`${path}: ${m[1]!}`)
     }
   }
   return found
@@ -84,8 +84,8 @@ describe('warm CLI commands and the agents\' readers', () => {
     expect(readers(loaded('r-search', ['search', 'the', '--home', home]))).toEqual([])
     // One session file's mtime moves: the freshness check finds it stale and its reader loads.
     const projects = join(home, '.claude', 'projects')
-    const project = join(projects, readdirSync(projects).sort()[0])
-    const file = join(project, readdirSync(project).filter((f) => f.endsWith('.jsonl')).sort()[0])
+    const project = join(projects, readdirSync(projects).sort()[0]!)
+    const file = join(project, readdirSync(project).filter((f) => f.endsWith('.jsonl')).sort()[0]!)
     const later = new Date(statSync(file).mtimeMs + 60_000)
     utimesSync(file, later, later)
     const stale = readers(loaded('r-stale', ['list', '--json', '--home', home]))

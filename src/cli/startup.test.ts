@@ -5,7 +5,8 @@
  * the commands' static import graph, followed through the sources, must not reach the PostgreSQL driver, the
  * MCP SDK (and zod), isomorphic-git, `diff`, `fflate` or `fzstd`; those are loaded when
  * `push`/`serve --catalog`, `mcp`, a checkpoint read, an export, a zip bundle or a Zed thread needs them;
- * nor the API services no listing or search uses (src/main/api-services.ts). Read from the source text
+ * nor the API services no listing or search uses (src/main/api-services.ts), nor any agent's reader or
+ * writer (each definition loads them on first use, src/main/agents/lazy.ts). Read from the source text
  * (no build needed); `import type` is erased.
  */
 import { existsSync, readFileSync } from 'node:fs'
@@ -104,5 +105,15 @@ describe('CLI start-up', () => {
     const lazy = ['api-services.ts', 'checkpoints/index.ts', 'bundle/service.ts', 'export/service.ts', 'convert/service.ts', 'convert/open-terminal.ts', 'updates.ts', 'move/service.ts', 'health/report.ts', 'health/problem-report.ts'].map((f) => join('src', 'main', f))
     for (const f of lazy) expect(existsSync(join(ROOT, f)), f).toBe(true)
     expect(lazy.filter((f) => files.includes(f))).toEqual([])
+  })
+
+  it('does not load an agent reader or writer before a session is read or written: definitions import() them (src/main/agents/lazy.ts)', () => {
+    const files = reachedFiles(join(ROOT, 'src', 'cli', 'commands.ts')).map((f) => f.slice(ROOT.length + 1).split('\\').join('/'))
+    // The walk does reach the definitions and their discovery, so an empty result is not a pass by accident.
+    expect(files).toContain('src/main/agents/registry.ts')
+    expect(files).toContain('src/main/agents/codex/index.ts')
+    expect(files).toContain('src/main/agents/codex/discover.ts')
+    const READER = /^src\/main\/agents\/[^/]+\/(?:[^/]+\/)*(?:read|write|stream|timeline|recover)(?:-(?!schema)[a-z0-9-]+)?\.ts$/
+    expect(files.filter((f) => READER.test(f))).toEqual([])
   })
 })

@@ -4,11 +4,14 @@
  * (github:Aider-AI/aider `aider/io.py`, `aider/coders/base_coder.py`) and the public real
  * histories in fixtures/public-real/aider (Aider 0.84.0–0.86.1); no offline run of the CLI here.
  */
+import { lazy } from '../lazy'
 import type { AgentDefinition } from '../types'
 import { discoverAider } from './discover'
-import { readAiderSession } from './read'
 
 export { CHAT_HISTORY, FORMAT_CHAT_HISTORY, INPUT_HISTORY } from './discover'
+
+// The reader and writer load on first use (../lazy.ts): a listing that re-reads nothing compiles neither.
+const readAiderSession = lazy(() => import('./read').then((m) => m.readAiderSession))
 
 /** The Aider definition for the registry. */
 export const aider: AgentDefinition = {

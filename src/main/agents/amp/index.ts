@@ -4,12 +4,15 @@
  * reader is built from public readers of the store (see discover.ts, read.ts) and checked on a
  * store built in those shapes (fixtures/built/amp).
  */
+import { lazy } from '../lazy'
 import type { AgentDefinition } from '../types'
 import { discoverAmp } from './discover'
-import { readAmpThread } from './read'
 
 export { FORMAT_AMP } from './discover'
-export { KNOWN_BLOCK_TYPES, KNOWN_ROLES } from './read'
+export { KNOWN_BLOCK_TYPES, KNOWN_ROLES } from './format'
+
+// The reader and writer load on first use (../lazy.ts): a listing that re-reads nothing compiles neither.
+const readAmpThread = lazy(() => import('./read').then((m) => m.readAmpThread))
 
 /** The Amp definition for the registry. */
 export const amp: AgentDefinition = {

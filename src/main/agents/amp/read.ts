@@ -30,11 +30,10 @@ import { addDiagnostic, finishSession, newSession, skipRecord } from '../../ir/b
 import { toolKind } from '../../ir/toolkind'
 import { lineAt } from '../../util/json'
 import type { ReadContext, StoreRef } from '../types'
+import { KNOWN_ROLES, KNOWN_BLOCK_TYPES } from './format'
 
-/** Message roles this reader models. */
-export const KNOWN_ROLES = ['user', 'assistant', 'info'] as const
-/** Content block types this reader models. */
-export const KNOWN_BLOCK_TYPES = ['text', 'thinking', 'redacted_thinking', 'tool_use', 'tool_result', 'image', 'summary'] as const
+/** Moved to ./format.ts so discovery and the census load without this reader; kept here for its importers. */
+export { KNOWN_ROLES, KNOWN_BLOCK_TYPES } from './format'
 
 type Json = Record<string, unknown>
 const obj = (v: unknown): Json | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : undefined)

@@ -24,7 +24,7 @@ import type { FreshnessDeps } from '../../catalog/freshness'
 import type { DiscoverResult, ReadContext, StoreRef } from '../types'
 import { mapInOrder } from '../../util/in-order'
 import { ancestorLinkMessage, folderNamedLikeFileMessage, loopMessage } from '../../util/link-loop'
-import { FORMAT_SESSION, FORMAT_SUBAGENT } from './read'
+import { FORMAT_SESSION, FORMAT_SUBAGENT } from './format'
 import { FORMAT_INLINE_SIDECHAIN, inlineThreadsOf } from './sidechain'
 
 const SUBAGENT_FILE = /^agent-(.+)\.jsonl$/

@@ -5,13 +5,16 @@
  * target: `write.ts` writes a new transcript that `claude --resume <id>` continues (provider
  * family Anthropic: its signed thinking is kept).
  */
+import { lazy } from '../lazy'
 import type { AgentDefinition } from '../types'
 import { claudeCodeCensus } from './census'
 import { discoverSessions, freshnessDeps } from './discover'
 import { linkSessions } from './link'
-import { readSession } from './read'
-import { readSessionStream } from './stream'
-import { writeClaudeSession } from './write'
+
+// The reader and writer load on first use (../lazy.ts): a listing that re-reads nothing compiles neither.
+const readSession = lazy(() => import('./read').then((m) => m.readSession))
+const readSessionStream = lazy(() => import('./stream').then((m) => m.readSessionStream))
+const writeClaudeSession = lazy(() => import('./write').then((m) => m.writeClaudeSession))
 
 /** The Claude Code agent definition for the registry. */
 export const claudeCode: AgentDefinition = {

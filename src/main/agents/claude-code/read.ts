@@ -16,11 +16,10 @@ import { scanTranscript } from './scan'
 import { Transcript } from './transcript'
 import { readRegularFile } from '../../util/regular-file'
 import { FORMAT_INLINE_SIDECHAIN, inlineThreadHint, inlineThreadsHint } from './sidechain'
+import { FORMAT_SUBAGENT } from './format'
 
-/** Store generation of a top-level session file. */
-export const FORMAT_SESSION = 'claude-code-jsonl'
-/** Store generation of a sub-agent transcript. */
-export const FORMAT_SUBAGENT = 'claude-code-subagent'
+/** Moved to ./format.ts so discovery and the census load without this reader; kept here for its importers. */
+export { FORMAT_SESSION, FORMAT_SUBAGENT } from './format'
 
 /** True for a ref read as a sub-agent: a sub-agent file, or a 1.x inline thread (`sidechain.ts`). */
 export function isSubagentRef(ref: StoreRef): boolean {

@@ -15,22 +15,25 @@
  *   layout) and PearAI (`pearai.pearai-roo-cline`, its Roo Code fork, in PearAI's own user data
  *   folder, pearai.md "Per-user storage") read only their own `globalStorage/<extensionId>/tasks`.
  */
+import { lazy } from '../lazy'
 import type { AgentDefinition, StoreRef } from '../types'
 import { SDK_FORMAT, SDK_SUBAGENT_FORMAT } from './discover-sdk'
 import { type ClineFamilyConfig, discoverClineFamily, freshnessDeps, LEGACY_FORMAT } from './discover'
 import { linkSubagents } from './link'
-import { readLegacyTask } from './read-legacy'
-import { readSdkSession } from './read-sdk'
 import { RECOVERED_FORMAT } from './secondary/discover'
-import { readRecoveredSession } from './secondary/recover'
-import { clineFamilyTimeline } from './timeline'
-import { writeClineSession } from './write'
 
 export type { ClineFamilyConfig } from './discover'
 export { LEGACY_FORMAT } from './discover'
 export { SDK_FORMAT, SDK_SUBAGENT_FORMAT } from './discover-sdk'
 export { RECOVERED_FORMAT } from './secondary/discover'
-export { clineFamilyTimeline, type ClineTimelineOptions } from './timeline'
+export type { ClineTimelineOptions } from './timeline'
+
+// The reader and writer load on first use (../lazy.ts): a listing that re-reads nothing compiles neither.
+const readLegacyTask = lazy(() => import('./read-legacy').then((m) => m.readLegacyTask))
+const readSdkSession = lazy(() => import('./read-sdk').then((m) => m.readSdkSession))
+const readRecoveredSession = lazy(() => import('./secondary/recover').then((m) => m.readRecoveredSession))
+const clineFamilyTimeline = lazy(() => import('./timeline').then((m) => m.clineFamilyTimeline))
+const writeClineSession = lazy(() => import('./write').then((m) => m.writeClineSession))
 
 /**
  * An {@link AgentDefinition} for one member of the Cline family. Capabilities: a writer (convert

@@ -20,7 +20,7 @@ import type { Diagnostic } from '../../../shared/ir'
 import { type HomeLayout, pathApiFor } from '../../platform'
 import type { DiscoverResult, ReadContext, StoreRef } from '../types'
 import { ancestorLinkMessage, folderNamedLikeFileMessage, loopMessage } from '../../util/link-loop'
-import { FORMAT } from './read'
+import { FORMAT } from './format'
 import { FILE_UUID } from './records'
 import { type StateIndex, readStateIndex } from './state'
 

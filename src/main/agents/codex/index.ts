@@ -6,12 +6,15 @@
  * reasoning is kept verbatim as the thinking signature; ghost snapshots (undo commits) are listed
  * as checkpoints.
  */
+import { lazy } from '../lazy'
 import type { AgentDefinition } from '../types'
 import { codexCensus } from './census'
 import { discoverSessions, freshnessDeps } from './discover'
 import { linkSessions } from './link'
-import { readSession } from './read'
-import { writeCodexSession } from './write'
+
+// The reader and writer load on first use (../lazy.ts): a listing that re-reads nothing compiles neither.
+const readSession = lazy(() => import('./read').then((m) => m.readSession))
+const writeCodexSession = lazy(() => import('./write').then((m) => m.writeCodexSession))
 
 /** The Codex agent definition for the registry. */
 export const codex: AgentDefinition = {

@@ -23,9 +23,10 @@ import { SessionFacts } from './facts'
 import { RolloutBuilder } from './items'
 import { FILE_UUID, type Json, isoToMs, num, obj, parseRolloutLine, str } from './records'
 import { plural } from '../../../shared/plural'
+import { FORMAT } from './format'
 
-/** Store generation of a rollout file. */
-export const FORMAT = 'codex-rollout'
+/** Moved to ./format.ts so discovery and the census load without this reader; kept here for its importers. */
+export { FORMAT } from './format'
 
 /** `hints[key]` when it is a string. */
 function hint(ref: StoreRef, key: string): string | undefined {

@@ -7,12 +7,15 @@
  * continues with `cn --fork <id>` (provider family `any`: the CLI talks to any configured provider,
  * so no thinking is replayed).
  */
+import { lazy } from '../lazy'
 import type { AgentDefinition } from '../types'
 import { discoverContinue } from './discover'
-import { readContinueSession } from './read'
-import { writeContinueSession } from './write'
 
 export { FORMAT_SESSION } from './discover'
+
+// The reader and writer load on first use (../lazy.ts): a listing that re-reads nothing compiles neither.
+const readContinueSession = lazy(() => import('./read').then((m) => m.readContinueSession))
+const writeContinueSession = lazy(() => import('./write').then((m) => m.writeContinueSession))
 
 /** The Continue definition for the registry. */
 export const continueAgent: AgentDefinition = {

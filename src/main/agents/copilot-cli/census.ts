@@ -4,7 +4,7 @@
  * `data.copilotVersion`.
  */
 import type { RecordCensus } from '../types'
-import { KNOWN_EVENT_TYPES } from './read'
+import { KNOWN_EVENT_TYPES } from './format'
 
 type Json = Record<string, unknown>
 const obj = (v: unknown): Json | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : undefined)

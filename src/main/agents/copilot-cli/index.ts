@@ -8,14 +8,17 @@
  * --resume=<id>` continues (provider family `any`: with a custom provider Copilot talks to any
  * model, so no thinking is written).
  */
+import { lazy } from '../lazy'
 import type { AgentDefinition } from '../types'
 import { copilotCliCensus } from './census'
 import { discoverCopilotCli } from './discover'
-import { readCopilotCliSession } from './read'
-import { writeCopilotCliSession } from './write'
 
 export { FORMAT_EVENTS } from './discover'
-export { KNOWN_EVENT_TYPES } from './read'
+export { KNOWN_EVENT_TYPES } from './format'
+
+// The reader and writer load on first use (../lazy.ts): a listing that re-reads nothing compiles neither.
+const readCopilotCliSession = lazy(() => import('./read').then((m) => m.readCopilotCliSession))
+const writeCopilotCliSession = lazy(() => import('./write').then((m) => m.writeCopilotCliSession))
 
 /** The Copilot CLI definition for the registry. */
 export const copilotCli: AgentDefinition = {

@@ -34,16 +34,10 @@ import type { MessageNode, Session, ToolCall, Usage } from '../../../shared/ir'
 import { addDiagnostic, addUsage, finishSession, jsonLineObject, newSession, skipRecord } from '../../ir/build'
 import { toolKind } from '../../ir/toolkind'
 import type { ReadContext, StoreRef } from '../types'
+import { KNOWN_EVENT_TYPES } from './format'
 
-/** Every event type this reader models (the doctor's census list, ./census.ts). */
-export const KNOWN_EVENT_TYPES = [
-  'session.start', 'session.resume', 'session.model_change', 'session.permissions_changed', 'session.shutdown', 'session.usage_record',
-  'session.compaction_start', 'session.compaction_complete', 'session.truncation',
-  'system.message', 'system.notification', 'user.message',
-  'assistant.turn_start', 'assistant.message', 'assistant.turn_end',
-  'tool.execution_start', 'tool.execution_complete',
-  'hook.start', 'hook.end', 'permission.requested', 'permission.completed',
-] as const
+/** Moved to ./format.ts so discovery and the census load without this reader; kept here for its importers. */
+export { KNOWN_EVENT_TYPES } from './format'
 
 type Json = Record<string, unknown>
 const obj = (v: unknown): Json | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : undefined)

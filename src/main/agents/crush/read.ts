@@ -59,8 +59,8 @@ export interface CrushLastRequestTokens {
 /** The words of {@link CrushLastRequestTokens.note}. */
 export const LAST_REQUEST_NOTE = 'Crush keeps only the last request’s token counts, not a total for the session; its cost is a total.'
 
-/** Part types this reader models (`internal/message/message.go` partType). */
-export const KNOWN_PART_TYPES = ['text', 'reasoning', 'image_url', 'binary', 'tool_call', 'tool_result', 'finish', 'shell_command'] as const
+/** Moved to ./format.ts so discovery and the census load without this reader; kept here for its importers. */
+export { KNOWN_PART_TYPES } from './format'
 
 type Json = Record<string, unknown>
 const obj = (v: unknown): Json | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : undefined)

@@ -5,12 +5,15 @@
  * Read-only; no checkpoints; opaque reasoning (`redacted-reasoning`, encrypted `reasoning`) is kept
  * as thinking signatures.
  */
+import { lazy } from '../lazy'
 import type { AgentDefinition } from '../types'
 import { discoverCursorAgent } from './discover'
 import { linkCursorAgentSessions } from './link'
-import { readCursorAgentSession } from './read'
 
 export { FORMAT_STORE, FORMAT_SUBAGENT, FORMAT_TRANSCRIPT } from './refs'
+
+// The reader and writer load on first use (../lazy.ts): a listing that re-reads nothing compiles neither.
+const readCursorAgentSession = lazy(() => import('./read').then((m) => m.readCursorAgentSession))
 
 /** The Cursor agent CLI definition for the registry. */
 export const cursorAgent: AgentDefinition = {

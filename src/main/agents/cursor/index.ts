@@ -5,13 +5,16 @@
  * Read-only; no checkpoints are read (`checkpointId:` rows are file snapshots, not refs the IR
  * restores yet); thinking signatures (`thinking.signature`) are kept.
  */
+import { lazy } from '../lazy'
 import type { AgentDefinition } from '../types'
 import { discoverCursor } from './discover'
 import { linkCursorSessions } from './link'
-import { readCursorSession } from './read'
 
 export { closeAllSnapshots as closeCursorSnapshots } from './common/snapshot'
 export { FORMAT_HEADERS, FORMAT_INLINE, FORMAT_PANE, FORMAT_TASK, FORMAT_WS_COMPOSER } from './refs'
+
+// The reader and writer load on first use (../lazy.ts): a listing that re-reads nothing compiles neither.
+const readCursorSession = lazy(() => import('./read').then((m) => m.readCursorSession))
 
 /** The Cursor IDE agent definition for the registry. */
 export const cursor: AgentDefinition = {

@@ -20,7 +20,7 @@ import { type HomeLayout, pathApiFor } from '../../platform'
 import { storeEntries } from '../../util/link-loop'
 import type { DiscoverResult, ReadContext, StoreRef } from '../types'
 import { headRows, nodeIds, type SessionRow, sessionRows, withDevinDb } from './db'
-import { type DevinHints, FORMAT_ATIF, FORMAT_DB, FORMAT_SUBAGENT, subagentSessionId } from './read'
+import { type DevinHints, FORMAT_ATIF, FORMAT_DB, FORMAT_SUBAGENT, subagentSessionId } from './format'
 import { openRegularFile } from '../../util/regular-file'
 
 /** The store folders to probe for this layout (see the module doc). */

@@ -6,12 +6,15 @@
  * step is needed. Convert target: `write.ts` adds a session to `sessions.db` that
  * `devin --resume <id>` continues (provider family `devin`: only Devin-sealed thinking is kept).
  */
+import { lazy } from '../lazy'
 import type { AgentDefinition } from '../types'
 import { discoverSessions } from './discover'
-import { readSession } from './read'
-import { writeDevinSession } from './write'
 
-export { FORMAT_ATIF, FORMAT_DB, FORMAT_SUBAGENT } from './read'
+export { FORMAT_ATIF, FORMAT_DB, FORMAT_SUBAGENT } from './format'
+
+// The reader and writer load on first use (../lazy.ts): a listing that re-reads nothing compiles neither.
+const readSession = lazy(() => import('./read').then((m) => m.readSession))
+const writeDevinSession = lazy(() => import('./write').then((m) => m.writeDevinSession))
 
 /** The Devin CLI agent definition for the registry. */
 export const devin: AgentDefinition = {

@@ -24,29 +24,10 @@ import { foldForest, pickHead, type Parents, walkChain } from './forest'
 import { epochToMs, type Json, nonEmpty, obj, parseJsonCell, str } from './json'
 import { type Loaded, loadSession } from './load'
 import { buildNode, extensionsOf } from './message'
+import { FORMAT_DB, FORMAT_SUBAGENT, FORMAT_ATIF, subagentSessionId, type DevinHints } from './format'
 
-/** Store generation of a session read from `sessions.db`. */
-export const FORMAT_DB = 'devin-sqlite'
-/** A sub-agent chain (`subagent_heads`) of a session, read as its own session. */
-export const FORMAT_SUBAGENT = 'devin-subagent'
-/** A session known only from its ATIF transcript (no `sessions.db` row). */
-export const FORMAT_ATIF = 'devin-atif'
-
-/** Hints discovery leaves on a Devin {@link StoreRef}. */
-export interface DevinHints {
-  /** `sessions.db` path. */
-  db?: string
-  /** `transcripts/<id>.json`, when present. */
-  transcript?: string
-  /** Sub-agent refs: the `subagent_heads.agent_id` and the session whose forest holds the chain. */
-  agentId?: string
-  parentId?: string
-}
-
-/** Child session id of a sub-agent (the convention of other Devin readers, C4 "Sub-agents"). */
-export function subagentSessionId(sessionId: string, agentId: string): string {
-  return `${sessionId}/${agentId}`
-}
+/** Moved to ./format.ts so discovery and the census load without this reader; kept here for its importers. */
+export { FORMAT_DB, FORMAT_SUBAGENT, FORMAT_ATIF, subagentSessionId, type DevinHints } from './format'
 
 /**
  * Read one ref. Rejects with `READ_FAILED` only when the database cannot be opened at all; every

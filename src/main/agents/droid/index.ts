@@ -6,13 +6,16 @@
  * `droid --resume <id>` continues (offline only in Airgap Mode, `FACTORY_AIRGAP_ENABLED=true`:
  * without it the UI asks for a Factory login first; provider family `any`: no thinking written).
  */
+import { lazy } from '../lazy'
 import type { AgentDefinition } from '../types'
 import { discoverDroid } from './discover'
-import { readDroidSession } from './read'
-import { writeDroidSession } from './write'
 
 export { FORMAT_DROID } from './discover'
-export { KNOWN_EVENT_TYPES } from './read'
+export { KNOWN_EVENT_TYPES } from './format'
+
+// The reader and writer load on first use (../lazy.ts): a listing that re-reads nothing compiles neither.
+const readDroidSession = lazy(() => import('./read').then((m) => m.readDroidSession))
+const writeDroidSession = lazy(() => import('./write').then((m) => m.writeDroidSession))
 
 /** The Droid definition for the registry. */
 export const droid: AgentDefinition = {

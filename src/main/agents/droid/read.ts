@@ -31,9 +31,10 @@ import { addDiagnostic, finishSession, jsonLineObject, newSession, sessionUsageO
 import { toolKind } from '../../ir/toolkind'
 import { forEachLine } from '../../util/lines'
 import type { ReadContext, StoreRef } from '../types'
+import { KNOWN_EVENT_TYPES } from './format'
 
-/** Every event `type` this reader models. */
-export const KNOWN_EVENT_TYPES = ['session_start', 'message', 'todo_state', 'compaction_state', 'agent_turn_outcome'] as const
+/** Moved to ./format.ts so discovery and the census load without this reader; kept here for its importers. */
+export { KNOWN_EVENT_TYPES } from './format'
 
 type Json = Record<string, unknown>
 const obj = (v: unknown): Json | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : undefined)

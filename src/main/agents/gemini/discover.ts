@@ -21,7 +21,7 @@ import { folderNamedLikeFileMessage } from '../../util/link-loop'
 import type { Diagnostic } from '../../../shared/ir'
 import type { HomeLayout } from '../../platform'
 import type { DiscoverResult, ReadContext, StoreRef } from '../types'
-import { FORMAT_JSON, FORMAT_JSONL, FORMAT_SUBAGENT } from './read'
+import { FORMAT_JSON, FORMAT_JSONL, FORMAT_SUBAGENT } from './format'
 import { openRegularFile } from '../../util/regular-file'
 
 const SESSION_FILE = /^session-.+\.jsonl?$/

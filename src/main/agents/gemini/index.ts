@@ -5,12 +5,15 @@
  * `thoughtSignature`s on model parts, no workspace checkpoints a session points at. Convert target:
  * `write.ts` writes a new chat that `gemini --resume <id>` continues (Google models replay it).
  */
+import { lazy } from '../lazy'
 import type { AgentDefinition } from '../types'
 import { geminiCensus } from './census'
 import { discoverSessions } from './discover'
 import { linkSessions } from './link'
-import { readSession } from './read'
-import { writeGeminiSession } from './write'
+
+// The reader and writer load on first use (../lazy.ts): a listing that re-reads nothing compiles neither.
+const readSession = lazy(() => import('./read').then((m) => m.readSession))
+const writeGeminiSession = lazy(() => import('./write').then((m) => m.writeGeminiSession))
 
 /** The Gemini CLI agent definition for the registry. */
 export const gemini: AgentDefinition = {

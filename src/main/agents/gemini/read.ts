@@ -16,12 +16,8 @@ import { readProjectFacts, storePaths } from './project'
 import type { Json } from './values'
 import { isoToMs, plainText, str } from './values'
 
-/** Store generation of a `chats/session-*.jsonl` session. */
-export const FORMAT_JSONL = 'gemini-jsonl'
-/** Store generation of an older single-object `chats/session-*.json` session. */
-export const FORMAT_JSON = 'gemini-json'
-/** Store generation of a sub-agent's `chats/<parent id>/<id>.jsonl`. */
-export const FORMAT_SUBAGENT = 'gemini-subagent'
+/** Moved to ./format.ts so discovery and the census load without this reader; kept here for its importers. */
+export { FORMAT_JSONL, FORMAT_JSON, FORMAT_SUBAGENT } from './format'
 
 /** True for a file that holds conversation records (not a project file). */
 export function isChatFile(path: string): boolean {

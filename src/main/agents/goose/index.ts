@@ -5,11 +5,14 @@
  * session). The SQLite and JSONL fixtures in fixtures/built/goose are built from those source
  * types, not recorded: Goose is a Rust binary, not installable from npm here.
  */
+import { lazy } from '../lazy'
 import type { AgentDefinition } from '../types'
 import { discoverGoose } from './discover'
-import { readGooseSession } from './read'
 
 export { FORMAT_JSONL, FORMAT_SQLITE } from './discover'
+
+// The reader and writer load on first use (../lazy.ts): a listing that re-reads nothing compiles neither.
+const readGooseSession = lazy(() => import('./read').then((m) => m.readGooseSession))
 
 /** The Goose definition for the registry. */
 export const goose: AgentDefinition = {

@@ -8,7 +8,7 @@
  * resumes it), with whatever provider the home's CLI is set up with.
  */
 import { kiloCode as kiloTaskLayout } from '../cline'
-import { discoverKilo, KILO_FORMATS, KILO_WRITE, linkKilo, readKilo, writeFamilySession } from '../opencode'
+import { discoverKilo, KILO_FORMATS, linkKilo, readKilo, writeKilo } from '../opencode'
 import type { AgentDefinition } from '../types'
 
 /** The Kilo Code agent (`kilo-code`). */
@@ -27,5 +27,5 @@ export const kiloCode: AgentDefinition = {
     kiloTaskLayout.link?.(sessions.filter((s) => !KILO_FORMATS.has(s.source.format)))
     linkKilo(sessions)
   },
-  write: (session, options) => writeFamilySession(session, options, KILO_WRITE),
+  write: writeKilo,
 }

@@ -6,7 +6,7 @@
  * `manifest.json`) hold no records.
  */
 import type { RecordCensus } from '../types'
-import { KNOWN_ENTRY_TYPES, KNOWN_MESSAGE_ROLES } from './read'
+import { KNOWN_ENTRY_TYPES, KNOWN_MESSAGE_ROLES } from './format'
 
 type Json = Record<string, unknown>
 const obj = (v: unknown): Json | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : undefined)

@@ -6,13 +6,16 @@
  * (src/backend/local/local-store.ts) and proven on real stores Letta Code 0.32.8 wrote offline
  * against the loopback mock (fixtures/real/letta-code).
  */
+import { lazy } from '../lazy'
 import type { AgentDefinition } from '../types'
 import { lettaCodeCensus } from './census'
 import { discoverLettaCode } from './discover'
-import { readLettaConversation } from './read'
 
 export { FORMAT_LETTA_LOCAL } from './discover'
-export { KNOWN_ENTRY_TYPES, KNOWN_MESSAGE_ROLES } from './read'
+export { KNOWN_ENTRY_TYPES, KNOWN_MESSAGE_ROLES } from './format'
+
+// The reader and writer load on first use (../lazy.ts): a listing that re-reads nothing compiles neither.
+const readLettaConversation = lazy(() => import('./read').then((m) => m.readLettaConversation))
 
 /** The Letta Code definition for the registry. */
 export const lettaCode: AgentDefinition = {

@@ -42,12 +42,10 @@ import { toolKind } from '../../ir/toolkind'
 import { pathApiFor } from '../../platform'
 import { forEachLine } from '../../util/lines'
 import type { ReadContext, StoreRef } from '../types'
+import { KNOWN_ENTRY_TYPES, KNOWN_MESSAGE_ROLES } from './format'
 
-/** Entry `type`s of a schema 2 transcript (`LocalTranscriptSessionEntry`). */
-export const KNOWN_ENTRY_TYPES = ['session', 'message', 'compaction'] as const
-
-/** `message.role`s of a `LocalMessage`. */
-export const KNOWN_MESSAGE_ROLES = ['user', 'assistant', 'toolResult'] as const
+/** Moved to ./format.ts so discovery and the census load without this reader; kept here for its importers. */
+export { KNOWN_ENTRY_TYPES, KNOWN_MESSAGE_ROLES } from './format'
 
 type Json = Record<string, unknown>
 const obj = (v: unknown): Json | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : undefined)

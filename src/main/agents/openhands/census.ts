@@ -6,7 +6,7 @@
  * ./read-v1.ts) by its `kind`. `metadata.json` and `base_state.json` hold no records.
  */
 import type { RecordCensus } from '../types'
-import { HIDDEN_V1_KINDS, SHOWN_V1_KINDS } from './read-v1'
+import { HIDDEN_V1_KINDS, SHOWN_V1_KINDS } from './format'
 
 type Json = Record<string, unknown>
 const obj = (v: unknown): Json | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : undefined)

@@ -8,13 +8,16 @@
  * Both fixtures are built from the source's shapes, not recorded (fixtures/built/openhands,
  * fixtures/built/openhands-v1): OpenHands is a Python program, and PyPI is not reachable here.
  */
+import { lazy } from '../lazy'
 import type { AgentDefinition, ReadContext, StoreRef } from '../types'
 import { openhandsCensus } from './census'
 import { discoverOpenHands, FORMAT_V1 } from './discover'
-import { readOpenHandsSession } from './read'
-import { readOpenHandsV1 } from './read-v1'
 
 export { FORMAT_EVENTS, FORMAT_V1 } from './discover'
+
+// The reader and writer load on first use (../lazy.ts): a listing that re-reads nothing compiles neither.
+const readOpenHandsSession = lazy(() => import('./read').then((m) => m.readOpenHandsSession))
+const readOpenHandsV1 = lazy(() => import('./read-v1').then((m) => m.readOpenHandsV1))
 
 /** Read a ref of either store (by its `format`). */
 function readEither(ref: StoreRef, ctx: ReadContext) {

@@ -55,16 +55,16 @@ import { addDiagnostic, finishSession, newSession, skipRecord } from '../../ir/b
 import { toolKind } from '../../ir/toolkind'
 import type { ReadContext, StoreRef } from '../types'
 import { OPENHANDS_TIME_ZONE, openhandsTimeToMs, zoneless } from './read'
+import { HIDDEN_V1_KINDS } from './format'
+
+/** Moved to ./format.ts so discovery and the census load without this reader; kept here for its importers. */
+export { SHOWN_V1_KINDS, HIDDEN_V1_KINDS } from './format'
 
 type Json = Record<string, unknown>
 const obj = (v: unknown): Json | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : undefined)
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined)
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined)
 
-/** Event kinds that are read as nodes. */
-export const SHOWN_V1_KINDS = ['SystemPromptEvent', 'MessageEvent', 'ActionEvent', 'ObservationEvent', 'UserRejectObservation', 'AgentErrorEvent', 'Condensation', 'CondensationSummaryEvent', 'InterruptEvent', 'ConversationErrorEvent'] as const
-/** Event kinds that are known and not shown (state, control, streaming and log events). */
-export const HIDDEN_V1_KINDS = ['ConversationStateUpdateEvent', 'CondensationRequest', 'PauseEvent', 'LLMCompletionLogEvent', 'TokenEvent', 'StreamingDeltaEvent', 'HookExecutionEvent', 'ACPToolCallEvent'] as const
 const HIDDEN = new Set<string>(HIDDEN_V1_KINDS)
 /** event/types.py `ROOT_PARENT_ID`: a parent_id meaning "a root". */
 const ROOT_PARENT_ID = '__root__'

@@ -3,7 +3,7 @@
  * line (`KNOWN_ENTRY_TYPES`, ./read.ts).
  */
 import type { RecordCensus } from '../types'
-import { KNOWN_ENTRY_TYPES } from './read'
+import { KNOWN_ENTRY_TYPES } from './format'
 
 export const piCensus: RecordCensus = {
   known: new Set(KNOWN_ENTRY_TYPES),

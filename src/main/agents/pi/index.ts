@@ -6,14 +6,17 @@
  * target: `write.ts` writes a new session that `pi --session <id>` continues (provider family `any`:
  * Pi talks to any provider, and replays another model's thinking as text, so none is written).
  */
+import { lazy } from '../lazy'
 import type { AgentDefinition } from '../types'
 import { piCensus } from './census'
 import { discoverPi } from './discover'
-import { readPiSession } from './read'
-import { writePiSession } from './write'
 
 export { FORMAT_PI } from './discover'
-export { KNOWN_ENTRY_TYPES, KNOWN_MESSAGE_ROLES } from './read'
+export { KNOWN_ENTRY_TYPES, KNOWN_MESSAGE_ROLES } from './format'
+
+// The reader and writer load on first use (../lazy.ts): a listing that re-reads nothing compiles neither.
+const readPiSession = lazy(() => import('./read').then((m) => m.readPiSession))
+const writePiSession = lazy(() => import('./write').then((m) => m.writePiSession))
 
 /** The Pi definition for the registry. */
 export const pi: AgentDefinition = {

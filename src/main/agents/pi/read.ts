@@ -45,12 +45,10 @@ import { toolKind } from '../../ir/toolkind'
 import { forEachLine } from '../../util/lines'
 import type { ReadContext, StoreRef } from '../types'
 import { sessionIdOfFile } from './discover'
+import { KNOWN_ENTRY_TYPES, KNOWN_MESSAGE_ROLES } from './format'
 
-/** Every entry `type` this reader models (session-manager.ts `FileEntry`). */
-export const KNOWN_ENTRY_TYPES = ['session', 'message', 'model_change', 'thinking_level_change', 'compaction', 'branch_summary', 'custom', 'custom_message', 'label', 'session_info'] as const
-
-/** Every `message.role` this reader models (`AgentMessage`; `hookMessage` is v2's name of `custom`). */
-export const KNOWN_MESSAGE_ROLES = ['user', 'assistant', 'toolResult', 'bashExecution', 'custom', 'hookMessage', 'branchSummary', 'compactionSummary'] as const
+/** Moved to ./format.ts so discovery and the census load without this reader; kept here for its importers. */
+export { KNOWN_ENTRY_TYPES, KNOWN_MESSAGE_ROLES } from './format'
 
 type Json = Record<string, unknown>
 const obj = (v: unknown): Json | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : undefined)

@@ -4,7 +4,7 @@
  * version is each line's `version`.
  */
 import type { RecordCensus } from '../types'
-import { KNOWN_RECORD_TYPES } from './read'
+import { KNOWN_RECORD_TYPES } from './format'
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined)
 

@@ -7,13 +7,16 @@
  * `write.ts` writes a new chat that `qwen --resume <id>` continues (provider family `any`: the CLI
  * talks to any OpenAI-compatible, Anthropic or Gemini provider, so no thinking is replayed).
  */
+import { lazy } from '../lazy'
 import type { AgentDefinition } from '../types'
 import { qwenCodeCensus } from './census'
 import { discoverQwenCode } from './discover'
-import { readQwenCodeSession } from './read'
-import { writeQwenCodeSession } from './write'
 
 export { FORMAT_CHATS } from './discover'
+
+// The reader and writer load on first use (../lazy.ts): a listing that re-reads nothing compiles neither.
+const readQwenCodeSession = lazy(() => import('./read').then((m) => m.readQwenCodeSession))
+const writeQwenCodeSession = lazy(() => import('./write').then((m) => m.writeQwenCodeSession))
 
 /** The Qwen Code definition for the registry. */
 export const qwenCode: AgentDefinition = {

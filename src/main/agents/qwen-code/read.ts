@@ -31,6 +31,9 @@ import { exitCodeOf, makeCall, resultNode } from '../gemini/tools'
 import { isoToMs, num, obj, str, type Json } from '../gemini/values'
 import type { ReadContext, StoreRef } from '../types'
 
+/** Moved to ./format.ts so discovery and the census load without this reader; kept here for its importers. */
+export { KNOWN_RECORD_TYPES } from './format'
+
 /** `system` subtypes that are bookkeeping, read for facts but not shown as nodes. */
 const QUIET_SUBTYPES = new Set([
   'ui_telemetry', 'attribution_snapshot', 'file_history_snapshot', 'session_notes', 'session_source', 'session_model',
@@ -39,23 +42,6 @@ const QUIET_SUBTYPES = new Set([
   'user_text_elements', 'agent_session_ready', 'parent_session', 'custom_title', 'omni_recall',
   'managed_session_header_v1', 'managed_session_event_v1', 'managed_session_commit_v1',
 ])
-
-/**
- * Census keys this reader models (the doctor's list, ./census.ts): the record
- * types and, for `system` records, `system/<subtype>` for every subtype of `ChatRecord.subtype`
- * in chatRecordingService.ts @015346f1 (bookkeeping ones are read for facts or skipped on purpose;
- * the rest are shown as markers).
- */
-export const KNOWN_RECORD_TYPES = [
-  'user', 'assistant', 'tool_result',
-  ...['session_notes', 'chat_compression', 'slash_command', 'ui_telemetry', 'at_command', 'attribution_snapshot', 'notification',
-    'background_task_completed', 'cron', 'mid_turn_user_message', 'custom_title', 'parent_session', 'session_source',
-    'session_execution_engine', 'omni_recall', 'session_model', 'session_approval_mode', 'rewind', 'agent_bootstrap',
-    'agent_launch_prompt', 'agent_retry', 'agent_session_ready', 'file_history_snapshot', 'user_text_elements',
-    'session_artifact_event', 'session_artifact_snapshot', 'session_sources_snapshot', 'branch_checkpoint', 'goal_state',
-    'goal_runtime', 'goal_turn_end', 'realtime_message', 'turn_result', 'managed_session_header_v1',
-    'managed_session_event_v1', 'managed_session_commit_v1'].map((t) => `system/${t}`),
-] as const
 
 /** `usageMetadata` → IR usage (input excludes the cached part). */
 function usageOf(u: Json | undefined): Usage | undefined {

@@ -6,11 +6,14 @@
  * fixtures in fixtures/built/vscode-copilot-chat are built from those shapes, not recorded (no
  * public real sample was found and VS Code does not run here).
  */
+import { lazy } from '../lazy'
 import type { AgentDefinition } from '../types'
 import { discoverVscodeCopilotChat } from './discover'
-import { readVscodeCopilotChatSession } from './read'
 
 export { FORMAT_JSON, FORMAT_JSONL } from './discover'
+
+// The reader and writer load on first use (../lazy.ts): a listing that re-reads nothing compiles neither.
+const readVscodeCopilotChatSession = lazy(() => import('./read').then((m) => m.readVscodeCopilotChatSession))
 
 /** The VS Code Copilot Chat definition for the registry. */
 export const vscodeCopilotChat: AgentDefinition = {

@@ -6,11 +6,14 @@
  * `crates/agent/src/thread.rs`); Zed is not run here, so the fixture (fixtures/built/zed) is
  * built from those shapes.
  */
+import { lazy } from '../lazy'
 import type { AgentDefinition } from '../types'
 import { discoverZed } from './discover'
-import { readZedThread } from './read'
 
 export { FORMAT_ZED_THREADS_DB, zedDataDir, zedThreadsDb } from './discover'
+
+// The reader and writer load on first use (../lazy.ts): a listing that re-reads nothing compiles neither.
+const readZedThread = lazy(() => import('./read').then((m) => m.readZedThread))
 
 /** The Zed definition for the registry. */
 export const zed: AgentDefinition = {

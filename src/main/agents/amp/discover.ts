@@ -12,7 +12,7 @@
 import { readdir } from 'node:fs/promises'
 import type { Diagnostic } from '../../../shared/ir'
 import { type HomeLayout, pathApiFor } from '../../platform'
-import { storeEntries } from '../../util/link-loop'
+import { storeEntries } from '../link-loop'
 import { statSessionFile } from '../../util/regular-file'
 import type { DiscoverResult, ReadContext, StoreRef } from '../types'
 
@@ -27,7 +27,7 @@ export async function discoverAmp(layout: HomeLayout, _ctx: ReadContext): Promis
   const root = p.join(layout.home, '.local', 'share', 'amp', 'threads')
   let names: string[] = []
   try {
-    // A link that loops or leads above, and a folder named like a thread file, are named, not read (util/link-loop.ts).
+    // A link that loops or leads above, and a folder named like a thread file, are named, not read (agents/link-loop.ts).
     names = (await storeEntries(root, await readdir(root, { withFileTypes: true }), 'amp', diagnostics, (n) => n.endsWith('.json'))).files.filter((n) => n.endsWith('.json'))
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code

@@ -23,7 +23,7 @@ import type { HomeLayout } from '../../platform'
 import type { FreshnessDeps } from '../../catalog/freshness'
 import type { DiscoverResult, ReadContext, StoreRef } from '../types'
 import { mapInOrder } from '../../util/in-order'
-import { ancestorLinkMessage, folderNamedLikeFileMessage, loopMessage } from '../../util/link-loop'
+import { ancestorLinkMessage, folderNamedLikeFileMessage, loopMessage } from '../link-loop'
 import { FORMAT_SESSION, FORMAT_SUBAGENT } from './format'
 import { FORMAT_INLINE_SIDECHAIN, inlineThreadsOf } from './sidechain'
 
@@ -44,7 +44,7 @@ async function list(dir: string, diagnostics: Diagnostic[]): Promise<Dirent[] | 
 
 /**
  * True for a folder, following a symbolic link. A link that loops (to itself, or to a folder that
- * holds it: util/link-loop.ts) is not followed: false, plus a warning naming it.
+ * holds it: agents/link-loop.ts) is not followed: false, plus a warning naming it.
  */
 async function isDir(e: Dirent, path: string, dir: string, diagnostics: Diagnostic[]): Promise<boolean> {
   if (e.isDirectory()) return true
@@ -79,7 +79,7 @@ async function makeRef(home: string, sessionId: string, format: string, files: s
       mtimeMs = Math.max(mtimeMs, s.mtimeMs)
       kept.push(f)
     } catch (e) {
-      // A link that loops is named (util/link-loop.ts); a file that vanished between listing and stat is skipped.
+      // A link that loops is named (agents/link-loop.ts); a file that vanished between listing and stat is skipped.
       const loop = loopMessage(f, e)
       if (loop) diagnostics.push({ severity: 'warning', skipped: 1, path: f, message: loop, agent: 'claude-code' })
     }
@@ -154,12 +154,6 @@ async function project(home: string, dir: string, diagnostics: Diagnostic[]): Pr
     if (l.subs?.length) children.set(entries[k]!.name, l.subs)
   }
   for (const l of looked) {
-    // A 0-byte transcript (fixtures/public-real/claude-code pai-project-folder 98098c74) holds no
-    // session: named, not listed, unless a sub-agent folder hangs under its id.
-    if (l.ref && l.ref.size === 0 && !children.has(l.ref.sessionId) && l.ref.format === FORMAT_SESSION) {
-      diagnostics.push({ severity: 'info', path: l.ref.files[0]!, message: 'empty file, nothing to read', agent: 'claude-code' })
-      continue
-    }
     if (l.ref) sessions.push(l.ref)
     if (l.inline) inline.push(...l.inline)
   }

@@ -191,8 +191,9 @@ export async function scanTranscript(ref: StoreRef, session: Session, t: Transcr
   session.createdAt = facts.firstAt
   session.lastActivityAt = facts.lastAt
   // A file of `summary` lines only (Claude Code 1.x leaves them: fixtures/public-real/claude-code
-  // sword-1090-siblings ccd2d482, pai-project-folder d0608523) has no dated record: it is dated by
-  // the file's last change, so it lists with a date rather than none.
+  // sword-1090-siblings ccd2d482, pai-project-folder d0608523), or with no record at all (a 0-byte
+  // file: pai-project-folder 98098c74, listed as an empty session with its diagnostic, issue 16),
+  // has no dated record: it is dated by the file's last change, so it lists with a date rather than none.
   if (facts.firstAt === undefined && ref.mtimeMs > 0 && onlySummaries(facts.recordTypes)) {
     session.createdAt = ref.mtimeMs
     session.lastActivityAt = ref.mtimeMs
@@ -206,8 +207,7 @@ export async function scanTranscript(ref: StoreRef, session: Session, t: Transcr
   return facts
 }
 
-/** True when every record read was a `summary` line (and there was at least one). */
+/** True when every record read was a `summary` line, or none was read. */
 function onlySummaries(types: Record<string, number>): boolean {
-  const keys = Object.keys(types)
-  return keys.length > 0 && keys.every((k) => k === 'summary')
+  return Object.keys(types).every((k) => k === 'summary')
 }

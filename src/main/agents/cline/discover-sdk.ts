@@ -23,7 +23,7 @@ import { isRecord, tryParseJson } from '../../util/json'
 import { localSessionsPath, peekMessagesHead, readSessionRows, type SdkHints, type SessionRow } from './sdk-store'
 import { readRegularFile } from '../../util/regular-file'
 import { mapInOrder } from '../../util/in-order'
-import { folderNamedLikeFileMessage, storeEntries } from '../../util/link-loop'
+import { folderNamedLikeFileMessage, storeEntries } from '../link-loop'
 
 /** SDK store generation names (Session.source.format). */
 export const SDK_FORMAT = 'cline-sdk'
@@ -70,7 +70,7 @@ export async function discoverSdk(
 
   let dirs: string[] = []
   try {
-    // Session folders, links to folders followed; a link that loops or leads above is named, not followed (util/link-loop.ts).
+    // Session folders, links to folders followed; a link that loops or leads above is named, not followed (agents/link-loop.ts).
     dirs = (await storeEntries(sessionsDir, await readdir(sessionsDir, { withFileTypes: true }), agent, diagnostics)).folders
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {

@@ -23,7 +23,7 @@ import { readdirSync } from 'node:fs'
 import type { FreshnessDeps } from '../../catalog/freshness'
 import { readRegularFile } from '../../util/regular-file'
 import { mapInOrder } from '../../util/in-order'
-import { folderNamedLikeFileMessage, storeEntries } from '../../util/link-loop'
+import { folderNamedLikeFileMessage, storeEntries } from '../link-loop'
 
 /** Store generation name of a legacy task folder (Session.source.format). */
 export const LEGACY_FORMAT = 'cline-legacy-task'
@@ -160,7 +160,7 @@ async function discoverLegacyRoot(
   const tasksDir = join(root, 'tasks')
   let dirs: string[] = []
   try {
-    // Task folders, links to folders followed; a link that loops or leads above is named, not followed (util/link-loop.ts).
+    // Task folders, links to folders followed; a link that loops or leads above is named, not followed (agents/link-loop.ts).
     dirs = (await storeEntries(tasksDir, await readdir(tasksDir, { withFileTypes: true }), agent, diagnostics)).folders
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {

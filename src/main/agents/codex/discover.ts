@@ -19,7 +19,7 @@ import type { FreshnessDeps } from '../../catalog/freshness'
 import type { Diagnostic } from '../../../shared/ir'
 import { type HomeLayout, pathApiFor } from '../../platform'
 import type { DiscoverResult, ReadContext, StoreRef } from '../types'
-import { ancestorLinkMessage, folderNamedLikeFileMessage, loopMessage } from '../../util/link-loop'
+import { ancestorLinkMessage, folderNamedLikeFileMessage, loopMessage } from '../link-loop'
 import { FORMAT } from './format'
 import { FILE_UUID } from './records'
 import { type StateIndex, readStateIndex } from './state'
@@ -58,7 +58,7 @@ async function rollouts(dir: string, depth: number, join: (a: string, b: string)
         isDir = s.isDirectory()
         isFile = s.isFile()
       } catch (err) {
-        // A link that loops (util/link-loop.ts) is named; a broken link is passed over.
+        // A link that loops (agents/link-loop.ts) is named; a broken link is passed over.
         const loop = loopMessage(path, err)
         if (loop) diagnostics.push({ severity: 'warning', skipped: 1, path, agent: 'codex', message: loop })
         continue

@@ -12,7 +12,7 @@
 import { readdir } from 'node:fs/promises'
 import type { Diagnostic } from '../../../shared/ir'
 import { type HomeLayout, pathApiFor } from '../../platform'
-import { storeEntries } from '../../util/link-loop'
+import { storeEntries } from '../link-loop'
 import { readRegularFile, statSessionFile } from '../../util/regular-file'
 import type { DiscoverResult, ReadContext, StoreRef } from '../types'
 
@@ -35,7 +35,7 @@ export async function discoverContinue(layout: HomeLayout, _ctx: ReadContext): P
   const dir = continueSessionsDir(layout)
   let names: string[]
   try {
-    // A link that loops or leads above, and a folder named like a session file, are named, not read (util/link-loop.ts).
+    // A link that loops or leads above, and a folder named like a session file, are named, not read (agents/link-loop.ts).
     names = (await storeEntries(dir, await readdir(dir, { withFileTypes: true }), AGENT, diagnostics, (n) => n.endsWith('.json'))).files
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code

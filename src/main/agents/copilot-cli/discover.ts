@@ -7,7 +7,7 @@
 import { readdir } from 'node:fs/promises'
 import type { Diagnostic } from '../../../shared/ir'
 import { type HomeLayout, pathApiFor } from '../../platform'
-import { storeEntries } from '../../util/link-loop'
+import { storeEntries } from '../link-loop'
 import { statRegular, statSessionFile } from '../../util/regular-file'
 import type { DiscoverResult, ReadContext, StoreRef } from '../types'
 
@@ -22,7 +22,7 @@ export async function discoverCopilotCli(layout: HomeLayout, _ctx: ReadContext):
   const root = p.join(layout.home, '.copilot', 'session-state')
   let names: string[] = []
   try {
-    // Session folders, links to folders followed; a link that loops or leads above is named, not followed (util/link-loop.ts).
+    // Session folders, links to folders followed; a link that loops or leads above is named, not followed (agents/link-loop.ts).
     names = (await storeEntries(root, await readdir(root, { withFileTypes: true }), 'copilot-cli', diagnostics)).folders
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code

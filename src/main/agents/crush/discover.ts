@@ -16,7 +16,7 @@
 import { readFile, stat } from 'node:fs/promises'
 import type { Diagnostic } from '../../../shared/ir'
 import { type HomeLayout, pathApiFor } from '../../platform'
-import { folderNamedLikeFileMessage, loopMessage } from '../../util/link-loop'
+import { folderNamedLikeFileMessage, loopMessage } from '../link-loop'
 import { findProjectFolders } from '../project-folders'
 import type { DiscoverResult, ReadContext, StoreRef } from '../types'
 import { sessionRows, walFrames, withCrushDb } from './db'
@@ -29,7 +29,7 @@ export const DB_FILE = 'crush.db'
 
 /**
  * Size and mtime of a regular file; undefined when it is absent. A special file in its place (a
- * FIFO, a device, a link to one), a folder so named or a link that loops (util/link-loop.ts) is
+ * FIFO, a device, a link to one), a folder so named or a link that loops (agents/link-loop.ts) is
  * never opened: it becomes a warning in `diagnostics`.
  */
 async function fileStat(path: string, diagnostics: Diagnostic[]): Promise<{ size: number; mtimeMs: number } | undefined> {

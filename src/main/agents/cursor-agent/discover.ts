@@ -17,7 +17,7 @@ import { readdir, stat } from 'node:fs/promises'
 import type { PlatformPath } from 'node:path'
 import type { Diagnostic } from '../../../shared/ir'
 import { type HomeLayout, pathApiFor } from '../../platform'
-import { storeEntries } from '../../util/link-loop'
+import { storeEntries } from '../link-loop'
 import { ideComposerIds } from '../cursor/global'
 import type { DiscoverResult, ReadContext, StoreRef } from '../types'
 import { type AgentHints, FORMAT_STORE, FORMAT_SUBAGENT, FORMAT_TRANSCRIPT } from './refs'
@@ -26,7 +26,7 @@ import { plural } from '../../../shared/plural'
 /**
  * The entries of `dir` in name order, each `{ name, folder }` (a link to a folder counts as one). A
  * link that loops or leads above, and a folder `fileLike` accepts, are named in a warning and left
- * out (util/link-loop.ts `storeEntries`). Empty when the folder cannot be listed.
+ * out (agents/link-loop.ts `storeEntries`). Empty when the folder cannot be listed.
  */
 async function list(dir: string, diagnostics: Diagnostic[], fileLike?: (name: string) => boolean): Promise<{ name: string; folder: boolean }[]> {
   let entries: Dirent[]

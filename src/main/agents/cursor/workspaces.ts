@@ -19,7 +19,7 @@ import { existsSync, statSync } from 'node:fs'
 import { readdir, readFile } from 'node:fs/promises'
 import type { PlatformPath } from 'node:path'
 import type { Diagnostic } from '../../../shared/ir'
-import { folderNamedLikeFileMessage, loopMessage, storeEntries } from '../../util/link-loop'
+import { folderNamedLikeFileMessage, loopMessage, storeEntries } from '../link-loop'
 import { openSqliteReadOnly } from '../../util/sqlite'
 import { arr, decodeCell, type Json, obj, str, text } from './common/json'
 import { type ProjectPath, uriToPath } from './common/uri'
@@ -173,7 +173,7 @@ function scanItemTable(ws: WorkspaceInfo, db: string, diagnostics: Diagnostic[])
 
 /**
  * True when something to open is at `db` (a `state.vscdb`); false when nothing is, and false with a
- * warning naming it for a folder so named or a link that loops (util/link-loop.ts). Never throws.
+ * warning naming it for a folder so named or a link that loops (agents/link-loop.ts). Never throws.
  */
 export function databaseThere(db: string, diagnostics: Diagnostic[]): boolean {
   let folder: boolean
@@ -198,7 +198,7 @@ export async function scanWorkspaces(dir: string, p: PlatformPath, diagnostics: 
   const out = new Map<string, WorkspaceInfo>()
   let names: string[]
   try {
-    // Workspace folders, links to folders followed; a link that loops or leads above is named, not followed (util/link-loop.ts).
+    // Workspace folders, links to folders followed; a link that loops or leads above is named, not followed (agents/link-loop.ts).
     names = (await storeEntries(dir, await readdir(dir, { withFileTypes: true }), 'cursor', diagnostics)).folders
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code

@@ -17,7 +17,7 @@
 import { readdir, stat } from 'node:fs/promises'
 import type { Diagnostic } from '../../../shared/ir'
 import { type HomeLayout, pathApiFor } from '../../platform'
-import { storeEntries } from '../../util/link-loop'
+import { storeEntries } from '../link-loop'
 import type { DiscoverResult, ReadContext, StoreRef } from '../types'
 import { headRows, nodeIds, type SessionRow, sessionRows, withDevinDb } from './db'
 import { type DevinHints, FORMAT_ATIF, FORMAT_DB, FORMAT_SUBAGENT, subagentSessionId } from './format'
@@ -66,7 +66,7 @@ async function transcripts(dir: string, ids: Set<string>, diagnostics: Diagnosti
   const out = new Map<string, string>()
   let names: string[]
   try {
-    // A link that loops or leads above, and a folder named like a transcript, are named, not read (util/link-loop.ts).
+    // A link that loops or leads above, and a folder named like a transcript, are named, not read (agents/link-loop.ts).
     names = (await storeEntries(dir, await readdir(dir, { withFileTypes: true }), 'devin', diagnostics, (n) => n.endsWith('.json'))).files.filter((n) => n.endsWith('.json'))
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code

@@ -15,7 +15,7 @@
 import { readdir } from 'node:fs/promises'
 import type { Diagnostic } from '../../../shared/ir'
 import { type HomeLayout, pathApiFor } from '../../platform'
-import { storeEntries } from '../../util/link-loop'
+import { storeEntries } from '../link-loop'
 import { openSqliteReadOnly } from '../../util/sqlite'
 import { statRegular, statSessionFile } from '../../util/regular-file'
 import type { DiscoverResult, ReadContext, StoreRef } from '../types'
@@ -41,7 +41,7 @@ export async function discoverGoose(layout: HomeLayout, _ctx: ReadContext): Prom
   for (const dir of gooseSessionDirs(layout)) {
     let names: string[]
     try {
-      // A link that loops or leads above, and a folder named like a session file, are named, not read (util/link-loop.ts).
+      // A link that loops or leads above, and a folder named like a session file, are named, not read (agents/link-loop.ts).
       names = (await storeEntries(dir, await readdir(dir, { withFileTypes: true }), 'goose', diagnostics, (n) => n.endsWith('.jsonl'))).files
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code

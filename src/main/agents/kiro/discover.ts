@@ -17,7 +17,7 @@
 import { readdir } from 'node:fs/promises'
 import type { Diagnostic } from '../../../shared/ir'
 import { type HomeLayout, pathApiFor } from '../../platform'
-import { type StoreEntries, storeEntries } from '../../util/link-loop'
+import { type StoreEntries, storeEntries } from '../link-loop'
 import { readRegularFile, statSessionFile } from '../../util/regular-file'
 import type { DiscoverResult, ReadContext, StoreRef } from '../types'
 
@@ -35,7 +35,7 @@ export function kiroSessionRoots(layout: HomeLayout): string[] {
 }
 
 /**
- * The folders and files of `dir` (util/link-loop.ts `storeEntries`: a link that loops or leads above,
+ * The folders and files of `dir` (agents/link-loop.ts `storeEntries`: a link that loops or leads above,
  * and a folder named like a chat file, are named in a warning and in neither list), or undefined.
  */
 async function listDir(dir: string, diagnostics: Diagnostic[]): Promise<StoreEntries | undefined> {

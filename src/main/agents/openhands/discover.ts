@@ -26,7 +26,7 @@
 import { readdir } from 'node:fs/promises'
 import type { Diagnostic } from '../../../shared/ir'
 import { type HomeLayout, pathApiFor } from '../../platform'
-import { storeEntries } from '../../util/link-loop'
+import { storeEntries } from '../link-loop'
 import { statRegular, statSessionFile } from '../../util/regular-file'
 import type { DiscoverResult, ReadContext, StoreRef } from '../types'
 
@@ -73,7 +73,7 @@ export async function discoverOpenHandsV1(layout: HomeLayout, _ctx: ReadContext)
   const root = openhandsConversationsDir(layout)
   let ids: string[]
   try {
-    // Conversation folders, links to folders followed; a link that loops or leads above is named, not followed (util/link-loop.ts).
+    // Conversation folders, links to folders followed; a link that loops or leads above is named, not followed (agents/link-loop.ts).
     ids = (await storeEntries(root, await readdir(root, { withFileTypes: true }), 'openhands', diagnostics)).folders
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code
@@ -125,7 +125,7 @@ export async function discoverOpenHandsV0(layout: HomeLayout, _ctx: ReadContext)
   const root = openhandsSessionsDir(layout)
   let sids: string[]
   try {
-    // Session folders, links to folders followed; a link that loops or leads above is named, not followed (util/link-loop.ts).
+    // Session folders, links to folders followed; a link that loops or leads above is named, not followed (agents/link-loop.ts).
     sids = (await storeEntries(root, await readdir(root, { withFileTypes: true }), 'openhands', diagnostics)).folders
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code

@@ -15,7 +15,7 @@
 import { readdir } from 'node:fs/promises'
 import type { Diagnostic } from '../../../shared/ir'
 import { type HomeLayout, pathApiFor } from '../../platform'
-import { storeEntries } from '../../util/link-loop'
+import { storeEntries } from '../link-loop'
 import { readRegularFile, statRegular, statSessionFile } from '../../util/regular-file'
 import type { DiscoverResult, ReadContext, StoreRef } from '../types'
 
@@ -28,7 +28,7 @@ const AGENT = 'vscode-copilot-chat' as const
 
 /**
  * The sub-folders or the files of `dir`, sorted. A link that loops or leads above, and a folder named
- * like a session file (`.json`, `.jsonl`), are named in a warning and in neither (util/link-loop.ts).
+ * like a session file (`.json`, `.jsonl`), are named in a warning and in neither (agents/link-loop.ts).
  */
 async function names(dir: string, diagnostics: Diagnostic[], want: 'dir' | 'file'): Promise<string[]> {
   try {

@@ -89,7 +89,16 @@ export async function runCommand(command: string | undefined, rest: string[], va
       return 1
     }
   }
-  const api = createApi(processContext({ mode: 'browser', homes: values.home ?? [] }))
+  let api: ReturnType<typeof createApi>
+  try {
+    // Opens the catalog: a data folder Sepia may not write is a SepiaError in plain words (catalog/schema.ts openCatalog).
+    api = createApi(processContext({ mode: 'browser', homes: values.home ?? [] }))
+  } catch (e) {
+    const se = SepiaError.from(e)
+    if (values.json) err.write(JSON.stringify({ error: se.toJSON() }) + '\n')
+    else err.write(`sepia: ${se.message}\n`)
+    return 1
+  }
   try {
     // Writes a killed Sepia left unfinished are finished or cleaned before any command that writes (issue 16).
     if (WRITING_COMMANDS.has(command)) for (const n of await api.recoverWrites()) err.write(safeText(`sepia: ${n.message}\n`))

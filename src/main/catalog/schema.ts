@@ -56,6 +56,7 @@
 import Database from 'better-sqlite3'
 import { chmodSync, existsSync, mkdirSync, rmSync } from 'node:fs'
 import { dirname, join } from 'node:path'
+import { SepiaError } from '../../shared/api'
 import { ftsText } from '../search/cjk'
 import { staleReadsOnReaderChange } from './reader-key'
 
@@ -276,10 +277,46 @@ export function retryingTransactions(db: Database.Database): Database.Database {
   return db
 }
 
-/** Create `dir` (and parents) and make it private to the user (0700); no-op where modes do not exist. */
+/**
+ * Create `dir` (and parents) and make it private to the user (0700); no-op where modes do not
+ * exist. A folder of another owner (EPERM: only its owner may change its mode) is left as it is:
+ * whether Sepia can write there is for the open that follows to find out ({@link openCatalog}).
+ */
 export function privateDir(dir: string): void {
   mkdirSync(dir, { recursive: true, mode: 0o700 })
-  if (process.platform !== 'win32') chmodSync(dir, 0o700)
+  if (process.platform !== 'win32') chmodIfOwned(dir, 0o700)
+}
+
+/** `chmod`, except on a file or folder of another owner (EPERM), which is left as it is. */
+function chmodIfOwned(path: string, mode: number): void {
+  try {
+    chmodSync(path, mode)
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EPERM') throw e
+  }
+}
+
+/** Error codes of a data folder or catalog file Sepia may not write (Node's and SQLite's). */
+const NOT_WRITABLE = /^(EACCES|EPERM|EROFS|SQLITE_CANTOPEN|SQLITE_READONLY|SQLITE_PERM|SQLITE_AUTH)/
+
+/**
+ * {@link openCatalogFile}, with a data folder or catalog Sepia may not write (permissions, a
+ * read-only disk) reported in plain words naming the folder: SepiaError `CANNOT_WRITE`. Other
+ * errors (a file that is not a database...) are thrown as SQLite or Node raised them.
+ */
+export function openCatalog(path: string): Database.Database {
+  try {
+    return openCatalogFile(path)
+  } catch (e) {
+    const code = (e as { code?: unknown }).code
+    if (path === ':memory:' || typeof code !== 'string' || !NOT_WRITABLE.test(code)) throw e
+    const dir = dirname(path)
+    throw new SepiaError({
+      code: 'CANNOT_WRITE',
+      path: dir,
+      message: `Sepia cannot write its data folder ${dir} (${(e as Error).message}). Make the folder and its files yours and writable, or set SEPIA_DATA_DIR to a folder you can write.`,
+    })
+  }
 }
 
 /**
@@ -294,11 +331,11 @@ export function privateDir(dir: string): void {
  * or not this catalog's, {@link syncSearch}). Throws the SQLite error when the catalog file cannot
  * be opened or is not a database.
  */
-export function openCatalog(path: string): Database.Database {
+function openCatalogFile(path: string): Database.Database {
   if (path !== ':memory:') privateDir(dirname(path))
   const db = retryingTransactions(new Database(path, { timeout: BUSY_TIMEOUT_MS }))
   // The catalog holds transcript text: readable by the user only (issue 16).
-  if (path !== ':memory:') for (const f of [path, `${path}-wal`, `${path}-shm`]) if (existsSync(f)) chmodSync(f, 0o600)
+  if (path !== ':memory:') for (const f of [path, `${path}-wal`, `${path}-shm`]) if (existsSync(f)) chmodIfOwned(f, 0o600)
   try {
     db.function(FTS_TEXT_FUNCTION, { deterministic: true }, (text: unknown) => (typeof text === 'string' ? ftsText(text) : text))
     if (path !== ':memory:') db.pragma('journal_mode = WAL')
@@ -343,23 +380,64 @@ function attach(db: Database.Database, path: string): void {
  */
 function attachSearch(db: Database.Database, catalogPath: string): void {
   const path = searchPathOf(catalogPath)
-  try {
-    attach(db, path)
-  } catch (e) {
-    const code = (e as { code?: unknown }).code
-    if (path === ':memory:' || (code !== 'SQLITE_NOTADB' && code !== 'SQLITE_CORRUPT')) throw e
+  const anew = (): void => {
     if (db.prepare('SELECT 1 FROM pragma_database_list WHERE name = ?').get(SEARCH_SCHEMA)) db.exec(`DETACH DATABASE ${SEARCH_SCHEMA}`)
     for (const f of [path, `${path}-wal`, `${path}-shm`]) rmSync(f, { force: true })
     attach(db, path)
   }
-  if (path !== ':memory:') {
-    for (const f of [path, `${path}-wal`, `${path}-shm`]) if (existsSync(f)) chmodSync(f, 0o600)
-    db.pragma(`${SEARCH_SCHEMA}.journal_mode = WAL`)
+  try {
+    attach(db, path)
+  } catch (e) {
+    if (path === ':memory:' || !isCorruptError(e)) throw e
+    anew()
   }
-  db.pragma(`${SEARCH_SCHEMA}.synchronous = NORMAL`)
-  db.pragma(`${SEARCH_SCHEMA}.cache_size = -32768`)
-  lockMainOnly.add(db)
-  syncSearch(db)
+  // A text step that met a damaged page ({@link markSearchDamaged}) asked for a new index: made here,
+  // before this connection uses it, and filled again from the catalog by syncSearch (the new file names no catalog).
+  if (path !== ':memory:' && db.prepare(`SELECT 1 FROM main.meta WHERE key = '${SEARCH_DAMAGED_META}'`).get() !== undefined) {
+    anew()
+    db.prepare(`DELETE FROM main.meta WHERE key = '${SEARCH_DAMAGED_META}'`).run()
+  }
+  const setUp = (): void => {
+    if (path !== ':memory:') {
+      for (const f of [path, `${path}-wal`, `${path}-shm`]) if (existsSync(f)) chmodIfOwned(f, 0o600)
+      db.pragma(`${SEARCH_SCHEMA}.journal_mode = WAL`)
+    }
+    db.pragma(`${SEARCH_SCHEMA}.synchronous = NORMAL`)
+    db.pragma(`${SEARCH_SCHEMA}.cache_size = -32768`)
+    lockMainOnly.add(db)
+    syncSearch(db)
+  }
+  try {
+    setUp()
+  } catch (e) {
+    // A damaged page in the index's own tables (its header whole): made again, as a file that is not a database.
+    if (path === ':memory:' || !isCorruptError(e)) throw e
+    anew()
+    setUp()
+  }
+}
+
+/** `main.meta` key set when a text step found the index damaged: the next open makes a new index ({@link attachSearch}). */
+const SEARCH_DAMAGED_META = 'search_damaged'
+
+/** True for SQLite's answer to a file that is not a database or a page that is damaged (`SQLITE_NOTADB`, `SQLITE_CORRUPT*`). */
+export function isCorruptError(e: unknown): boolean {
+  const code = (e as { code?: unknown } | undefined)?.code
+  return typeof code === 'string' && (code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT'))
+}
+
+/**
+ * Record in the catalog that its full-text index (`search.sqlite`) has a damaged page (a text step
+ * or a search answered `SQLITE_CORRUPT`): the index cannot be trusted or filled, so the next
+ * {@link openCatalog} removes it and builds it again from the catalog's rows. Never throws (the
+ * caller reports the original error).
+ */
+export function markSearchDamaged(db: Database.Database): void {
+  try {
+    db.prepare(`INSERT OR REPLACE INTO main.meta (key, value) VALUES ('${SEARCH_DAMAGED_META}', '1')`).run()
+  } catch {
+    // the catalog itself cannot be written: the error the caller reports says enough
+  }
 }
 
 /** The catalog's `catalog_id` (random, made with the catalog: the index names the catalog it indexes). */

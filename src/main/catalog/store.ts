@@ -9,7 +9,7 @@ import type { ArchivedMark } from '../../shared/archive'
 import type { AgentId, Diagnostic, Session, SessionSummary } from '../../shared/ir'
 import type { StoreRef } from '../agents/types'
 import type { MessageRow, SessionRecord } from './extract'
-import { BUSY_TIMEOUT_MS, FTS_TEXT_FUNCTION, SEARCH_SCHEMA, searchMatches, syncSearch } from './schema'
+import { BUSY_TIMEOUT_MS, FTS_TEXT_FUNCTION, isCorruptError, markSearchDamaged, SEARCH_SCHEMA, searchMatches, syncSearch } from './schema'
 
 /** A session record without its message rows (a streaming write stores those as it goes). */
 export type SessionHead = Omit<SessionRecord, 'messages'>
@@ -593,11 +593,19 @@ export class CatalogStore {
         if (lastDeleted !== deletedThrough) setMark.run(String(lastDeleted), 'deleted_through')
         return { n: mids.length, through: last, deletedThrough: lastDeleted, id, clean: stale || mids.length > 0 || deletes.length > 0 }
       })()
-    let r = step()
-    if (r === undefined) {
-      syncSearch(this.db)
+    let r: ReturnType<typeof step>
+    try {
       r = step()
-      if (r === undefined) return 0
+      if (r === undefined) {
+        syncSearch(this.db)
+        r = step()
+        if (r === undefined) return 0
+      }
+    } catch (e) {
+      // A damaged page of the index (SQLITE_CORRUPT): rows can never be added to it, so the next
+      // open of the catalog makes a new one and fills it again (schema.ts markSearchDamaged).
+      if (isCorruptError(e)) markSearchDamaged(this.db)
+      throw e
     }
     const done = r
     crashHook()

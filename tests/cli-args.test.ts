@@ -27,6 +27,12 @@ describe('help and argument errors', () => {
       expect(r.out, cmd).not.toContain('sepia list ') // that command's lines only
       expect(r.out, cmd).toContain('Options:')
     }
+    // move and put-back refuse an opened home: their help offers no --home.
+    for (const cmd of ['move', 'put-back']) {
+      const r = await runCli(cmd, '--help')
+      expect(r.out, cmd).toContain(`sepia ${cmd} <session-id>`)
+      expect(r.out, cmd).not.toContain('--home DIR   read this home folder')
+    }
     expect((await runCli('--help')).out).toContain('sepia list ')
   })
 

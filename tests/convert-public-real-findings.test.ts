@@ -216,6 +216,14 @@ describe('sepia convert of a session whose project folder is from another OS (fi
     expect(r.err).toContain(`the folder ${missing} does not exist on this computer yet`)
   })
 
+  it.skipIf(process.platform === 'win32')('--project naming a Windows path on this Linux machine: refused in plain words, nothing written', async () => {
+    const out = temp('h7-t6-')
+    const r = await runCli('convert', SID, '--home', home(), '--to', 'claude-code', '--target-home', out, '--project', 'D:\\foo')
+    expect(r.code).toBe(1)
+    expect(r.err).toContain('--project D:\\foo is a Windows path, not a folder on this computer')
+    expect(readdirSync(out)).toEqual([])
+  })
+
   it('--project naming a folder here: writes, and the resume command goes there', async () => {
     const out = temp('h7-t6-')
     const project = temp('h7-proj-')

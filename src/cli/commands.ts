@@ -58,8 +58,13 @@ export function commandHelp(command: string): string {
     else if (line.trim() && entries.length) entries[entries.length - 1]!.push(line)
   }
   const mine = entries.filter((e) => e[0]!.startsWith(`  sepia ${command} `) || e[0] === `  sepia ${command}`)
-  return mine.length === 0 ? USAGE : `Usage:\n${mine.map((e) => e.join('\n')).join('\n')}\nOptions:\n${options}`
+  // move and put-back write into the user's own home only: an opened --home is refused, so not offered.
+  const own = WRITES_OWN_HOME_ONLY.has(command) ? options.split('\n').filter((l) => !l.startsWith('  --home ')).join('\n') : options
+  return mine.length === 0 ? USAGE : `Usage:\n${mine.map((e) => e.join('\n')).join('\n')}\nOptions:\n${own}`
 }
+
+/** Commands that write into the user's own home and refuse a home opened with --home (src/cli/move.ts, archive.ts). */
+const WRITES_OWN_HOME_ONLY: ReadonlySet<string> = new Set(['move', 'put-back'])
 
 /** Run `command` (the first positional) with the other positionals and the parsed options. Resolves the exit code. */
 export async function runCommand(command: string | undefined, rest: string[], values: CliValues, out: NodeJS.WritableStream, err: NodeJS.WritableStream): Promise<number> {

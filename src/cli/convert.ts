@@ -133,6 +133,10 @@ export async function runConvert(api: SepiaService, args: string[], o: ConvertCl
     options.targetHome = abs
   }
   if (o.project) {
+    // A Windows path typed on Linux or macOS (`D:\work\app`) is no folder here: resolve() would make it a relative name.
+    if (process.platform !== 'win32' && /^([A-Za-z]:[\\/]|\\\\)/.test(o.project)) {
+      throw new SepiaError({ code: 'BAD_ARGUMENT', message: `--project ${o.project} is a Windows path, not a folder on this computer. Give the project's folder here (for example ${process.env['HOME'] ?? '/home/you'}/src/app); nothing was written.` })
+    }
     const folder = resolve(o.project)
     // As install-bundle says it (src/main/move/service.ts): a note, since the project may be cloned after.
     if (!isFolder(folder)) err.write(`note: the folder ${folder} does not exist on this computer yet: put the project there (clone or copy it) before resuming.\n`)

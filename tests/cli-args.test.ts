@@ -88,3 +88,15 @@ describe('a prefix a session shares with its own sub-agents', () => {
     expect(amb.err).not.toContain('--agent')
   })
 })
+
+describe('sepia list names an empty session', () => {
+  it('a 0-byte transcript is listed as "(empty session)", not a blank title', async () => {
+    const home = join(temp('sepia-cli-empty-'), 'home')
+    const project = join(home, '.claude', 'projects', '-tmp-p')
+    mkdirSync(project, { recursive: true })
+    writeFileSync(join(project, '11111111-2222-4333-8444-000000000009.jsonl'), '')
+    const r = await runCli('list', '--home', home)
+    expect(r.code, r.err).toBe(0)
+    expect(r.out).toMatch(/11111111-2222-4333-8444-000000000009 .* 0 msgs .*\(empty session\)/)
+  })
+})

@@ -280,7 +280,7 @@ function formatList(all: SessionSummary[], homes: string[], showHidden: boolean,
       for (const s of ps) {
         const when = localMinute(s.createdAt)
         const indent = s.parentSessionId ? '      └ ' : '    '
-        lines.push(`${indent}${pasteableId(s.id)}  ${when}  ${plural(String(s.messageCount).padStart(3), 'msg').padEnd(8)}  ${s.model ?? ''}  ${s.title ?? ''}${s.hidden ? '  (hidden)' : ''}`.trimEnd())
+        lines.push(`${indent}${pasteableId(s.id)}  ${when}  ${plural(String(s.messageCount).padStart(3), 'msg').padEnd(8)}  ${s.model ?? ''}  ${s.title?.trim() || (s.messageCount === 0 ? '(empty session)' : '')}${s.hidden ? '  (hidden)' : ''}`.trimEnd())
       }
     }
   }

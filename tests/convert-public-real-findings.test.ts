@@ -75,13 +75,15 @@ describe('a slash command typed with text after it (graph-21150-sdk-review-queue
     expect(meta.map((n) => [n.role, n.content.trim(), n.metadata?.commandPrompt])).toEqual([['user', expandedText, true]])
   })
 
-  it.each(['qwen-code', 'claude-code', 'codex', 'gemini'])('convert to %s writes both as user messages, and the read-back counts them', async (target) => {
+  it.each(['qwen-code', 'claude-code', 'codex', 'gemini'])('convert to %s writes both as one user message, the expanded prompt first, and the read-back counts it', async (target) => {
     const home = copyHome('graph-21150-sdk-review-queue')
     const out = temp('h7-target-')
     const r = await runCli('convert', SID.slice(0, 8), '--home', home, '--to', target, '--target-home', out, '--project', temp('h7-proj-'), '--json')
     expect(r.code, r.err).toBe(0)
     const res = JSON.parse(r.out) as { files: string[]; verification: { ok: boolean; written: { userMessages: number }; readBack: { userMessages: number } } }
-    expect(res.verification).toMatchObject({ ok: true, written: { userMessages: 2 }, readBack: { userMessages: 2 } })
+    expect(res.verification).toMatchObject({ ok: true, written: { userMessages: 1 }, readBack: { userMessages: 1 } })
+    // Not beginning with "/": no target takes it for a command and leaves it out when it resumes.
+    expect(r.out).not.toContain('message-skipped-by-target')
     const written = res.files.map((f) => readFileSync(f, 'utf8')).join('\n')
     // JSON-escaped in the written file: look for a line of each that needs no escaping.
     expect(written).toContain('Scope: review the commits unique to this branch vs origin/HEAD')

@@ -6,7 +6,8 @@
  * - the main thread only (`thread.ts`), with Devin's twins folded;
  * - no events, injected context or system messages (the target adds its own), except the prompt a
  *   slash command or skill expanded into (`isCommandPrompt`): the model saw it as the task, so it is
- *   written as a user message;
+ *   written as a user message, folded into the user turn that typed the command when there is one
+ *   (`foldsIntoCommandTurn`);
  * - roles `user`, `assistant`, `tool` in a linear chain (`parentNodeId` = the previous node);
  * - every assistant tool call followed by exactly one result per call, in call order, with ids
  *   unique and valid for the target (`pairing.ts`); results whose call is missing are user text;
@@ -26,6 +27,7 @@ import { splitResult } from './fanout'
 import { decodeCall, isSubagentIntent } from './intents'
 import { type CallPair, type Item, pairResults } from './pairing'
 import { foldTwins, selectThread } from './thread'
+import { foldedCommandText, foldsIntoCommandTurn } from './transcript'
 import { sealFamily, thinkingDecision } from './thinking'
 import { encodeIntent, type EncodedCall, type TargetVocabulary } from './vocabulary'
 import { WarningSink } from './warnings'
@@ -129,7 +131,10 @@ function filterNodes(session: Session, sink: WarningSink): MessageNode[] {
     if (n.event) sink.add({ kind: 'event-dropped', count: 1, event: n.event })
     else if (n.isMeta && !isCommandPrompt(n)) sink.add({ kind: 'injected-context-dropped', count: 1 })
     else if (n.role === 'system') sink.add({ kind: 'system-message-dropped', count: 1 })
-    else kept.push(n)
+    else if (foldsIntoCommandTurn(kept[kept.length - 1], n)) {
+      const turn = kept[kept.length - 1]!
+      kept[kept.length - 1] = { ...turn, content: foldedCommandText(turn, n) }
+    } else kept.push(n)
   }
   const twins = foldTwins(kept)
   sink.add({ kind: 'twin-folded', count: twins.folded })

@@ -6,7 +6,7 @@
  * of it; texts are compared with whitespace collapsed.
  */
 import type { TranscriptCounts } from '../../shared/convert'
-import { isCommandPrompt, type Session } from '../../shared/ir'
+import { isCommandPrompt, type MessageNode, type Session } from '../../shared/ir'
 import { selectThread } from './thread'
 
 /** One turn of the projection. */
@@ -24,6 +24,32 @@ export interface Transcript {
   counts: TranscriptCounts
 }
 
+/**
+ * True when `n`, the prompt a slash command expanded into ({@link isCommandPrompt}), follows the
+ * user turn that typed the command (`prev`: `/review Scope: …`, Claude Code, no images in either):
+ * a conversion writes the two as one user message, the expanded prompt first and the typed line
+ * after it (`<prompt>\n\n/review Scope: …`). One turn, as the person gave it, rather than two user
+ * messages in a row; and a target that takes a user message beginning with "/" for a command and
+ * leaves it out when it resumes (Gemini CLI, Qwen Code: `message-skipped-by-target`) keeps it.
+ */
+export function foldsIntoCommandTurn(prev: MessageNode | undefined, n: MessageNode): prev is MessageNode {
+  return (
+    prev !== undefined &&
+    isCommandPrompt(n) &&
+    prev.role === 'user' &&
+    prev.isMeta !== true &&
+    !prev.event &&
+    prev.content.trimStart().startsWith('/') &&
+    !prev.blocks?.length &&
+    !n.blocks?.length
+  )
+}
+
+/** The text of a command turn and the prompt it expanded into, written as one user message ({@link foldsIntoCommandTurn}). */
+export function foldedCommandText(turn: MessageNode, prompt: MessageNode): string {
+  return `${prompt.content.trim()}\n\n${turn.content.trim()}`
+}
+
 /** Collapse whitespace and trim. */
 export function normText(s: string): string {
   return s.replace(/\s+/g, ' ').trim()
@@ -36,9 +62,17 @@ export function transcriptOf(session: Session): Transcript {
   const counts: TranscriptCounts = { userMessages: 0, assistantMessages: 0, toolCalls: 0, toolResults: 0, pairedCalls: 0 }
   const resultIds = new Set<string>()
   for (const n of nodes) if (n.role === 'tool' && n.toolCallId && !n.event) resultIds.add(n.toolCallId)
+  let prev: MessageNode | undefined
   for (const n of nodes) {
     if (n.event || (n.isMeta && !isCommandPrompt(n)) || n.role === 'system') continue
+    const before = prev
+    prev = n
     const text = normText(n.content)
+    if (foldsIntoCommandTurn(before, n) && entries[entries.length - 1]?.role === 'user') {
+      // The command turn and its expanded prompt are one user message in what a conversion writes.
+      entries[entries.length - 1]!.text = normText(foldedCommandText(before, n))
+      continue
+    }
     if (n.role === 'user') {
       if (text === '' && !n.blocks?.length) continue
       counts.userMessages++

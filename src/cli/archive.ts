@@ -77,7 +77,7 @@ export async function runArchive(api: SepiaService, sub: string | undefined, o: 
 export async function runPutBack(api: SepiaService, rest: string[], o: { json: boolean; agent?: string | undefined; homes: string[] }, out: NodeJS.WritableStream, err: NodeJS.WritableStream): Promise<number> {
   const id = rest[0]
   if (!id) {
-    err.write(`sepia put-back needs a session id.\n\n${ARCHIVE_USAGE}`)
+    err.write(`sepia: sepia put-back needs a session id.\n\n${ARCHIVE_USAGE}`)
     return 2
   }
   if (o.agent !== undefined && !isAgentId(o.agent)) throw unknownAgentError(o.agent, AGENT_IDS, AGENTS, 'reads')

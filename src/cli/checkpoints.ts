@@ -91,7 +91,7 @@ function formatPreview(p: RestorePreview): string {
 /** `sepia checkpoints <session-id>`. */
 export async function runCheckpoints(api: SepiaService, args: string[], o: CheckpointCliOptions, out: Out, err: Out): Promise<number> {
   if (!args[0]) {
-    err.write('sepia checkpoints needs a session id.\n')
+    err.write('sepia: sepia checkpoints needs a session id.\n')
     return 2
   }
   const s = await findSession(api, args[0], o.agent, o.homes)
@@ -103,7 +103,7 @@ export async function runCheckpoints(api: SepiaService, args: string[], o: Check
 /** `sepia restore <session-id> <checkpoint>`. */
 export async function runRestore(api: SepiaService, args: string[], o: CheckpointCliOptions, out: Out, err: Out): Promise<number> {
   if (!args[0] || !args[1]) {
-    err.write('sepia restore needs a session id and a checkpoint (see "sepia checkpoints <session-id>").\n')
+    err.write('sepia: sepia restore needs a session id and a checkpoint (see "sepia checkpoints <session-id>").\n')
     return 2
   }
   const s = await findSession(api, args[0], o.agent, o.homes)

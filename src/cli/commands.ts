@@ -140,7 +140,7 @@ export async function runCommand(command: string | undefined, rest: string[], va
       case 'show': {
         const id = rest[0]
         if (!id) {
-          err.write(`sepia show needs a session id.\n\n${USAGE}`)
+          err.write(`sepia: sepia show needs a session id.\n\n${commandHelp('show')}`)
           return 2
         }
         if (values.agent && !isAgentId(values.agent)) throw unknownAgentError(values.agent, AGENT_IDS, AGENTS, 'reads')

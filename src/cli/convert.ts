@@ -118,7 +118,7 @@ export function formatResult(r: ConvertResult): string {
 export async function runConvert(api: SepiaService, args: string[], o: ConvertCliOptions, out: Out, err: Out): Promise<number> {
   const id = args[0]
   if (!id || !o.to) {
-    err.write(`sepia convert needs a session id and --to <agent>.\n\n${CONVERT_USAGE}`)
+    err.write(`sepia: sepia convert needs a session id and --to <agent>.\n\n${CONVERT_USAGE}`)
     return 2
   }
   if (!isAgentId(o.to)) throw unknownAgentError(o.to, CONVERT_TARGETS, AGENTS, 'writes')

@@ -79,7 +79,7 @@ export async function runMoveCommand(command: 'bundle' | 'install-bundle' | 'mov
   const first = args[0]
   if (command === 'bundle') {
     if (!first || !o.out) {
-      err.write(`sepia bundle needs a session id and --out FILE.\n\n${MOVE_USAGE}`)
+      err.write(`sepia: sepia bundle needs a session id and --out FILE.\n\n${MOVE_USAGE}`)
       return 2
     }
     const s = await pickSession(api, first, o)
@@ -118,7 +118,7 @@ export async function runMoveCommand(command: 'bundle' | 'install-bundle' | 'mov
     return 0
   }
   if (!first || !o.toProject) {
-    err.write(`sepia move needs a session id and --to-project DIR.\n\n${MOVE_USAGE}`)
+    err.write(`sepia: sepia move needs a session id and --to-project DIR.\n\n${MOVE_USAGE}`)
     return 2
   }
   const s = await pickSession(api, first, o)

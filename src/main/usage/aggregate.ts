@@ -80,7 +80,7 @@ function lastFolder(path: string): string {
 /** Validate a {@link UsageQuery} (throws `BAD_ARGUMENT`). */
 export function checkUsageQuery(q: UsageQuery): { by: UsageGroupBy; timeZone: string; since?: number; until?: number } {
   if (!q || typeof q !== 'object') throw new SepiaError({ code: 'BAD_ARGUMENT', message: 'Give the usage query as an object, e.g. {by: "day"}.' })
-  if (!GROUPS.includes(q.by)) throw new SepiaError({ code: 'BAD_ARGUMENT', message: `Usage can be grouped by ${GROUPS.join(', ')}; got ${JSON.stringify(q.by)}.` })
+  if (!GROUPS.includes(q.by)) throw new SepiaError({ code: 'BAD_ARGUMENT', message: `Usage can be grouped by ${GROUPS.slice(0, -1).join(', ')} or ${GROUPS[GROUPS.length - 1]}; got ${JSON.stringify(q.by)}.` })
   if (q.agent !== undefined && !isAgentId(q.agent)) throw new SepiaError({ code: 'BAD_ARGUMENT', message: `"${String(q.agent)}" is not an agent Sepia knows.` })
   const timeZone = checkTimeZone(q.timeZone ?? localTimeZone())
   const out: { by: UsageGroupBy; timeZone: string; since?: number; until?: number } = { by: q.by, timeZone }

@@ -17,7 +17,7 @@ import type { Dirent } from 'node:fs'
 import { readdir, stat } from 'node:fs/promises'
 import { isUtf8 } from 'node:buffer'
 import { basename, join } from 'node:path'
-import { folderNamedLikeFileMessage } from '../link-loop'
+import { storeEntries } from '../link-loop'
 import type { Diagnostic } from '../../../shared/ir'
 import type { HomeLayout } from '../../platform'
 import type { DiscoverResult, ReadContext, StoreRef } from '../types'
@@ -144,25 +144,29 @@ async function project(home: string, geminiDir: string, projectDir: string, diag
   const projectFiles = [join(geminiDir, 'projects.json'), join(projectDir, '.project_root'), join(projectDir, 'logs.json')]
   const groups = new Map<string, string[]>()
   const refs: StoreRef[] = []
-  for (const e of entries) {
-    const path = join(chatsDir, e.name)
-    const kind = await kindOf(e, path)
-    if (kind === 'file' && SESSION_FILE.test(e.name)) {
-      const id = (await sniffSessionId(path, diagnostics)) ?? e.name.replace(/\.jsonl?$/, '')
+  // Folders and files, links followed one step; a link that loops or leads above, and a folder named
+  // like a chats file, are named in a warning and in neither (agents/link-loop.ts storeEntries).
+  const sorted = await storeEntries(chatsDir, entries, 'gemini', diagnostics, (n) => SESSION_FILE.test(n))
+  const byName = new Map(entries.map((e) => [e.name, e]))
+  for (const name of sorted.files) {
+    if (!SESSION_FILE.test(name)) continue
+    const path = join(chatsDir, name)
+    const kind = await kindOf(byName.get(name)!, path)
+    if (kind === 'file') {
+      const id = (await sniffSessionId(path, diagnostics)) ?? name.replace(/\.jsonl?$/, '')
       groups.set(id, [...(groups.get(id) ?? []), path])
-    } else if (kind === undefined && SESSION_FILE.test(e.name)) {
-      notRegular(path, diagnostics)
-    } else if (kind === 'dir' && SESSION_FILE.test(e.name)) {
-      diagnostics.push({ severity: 'warning', skipped: 1, path, message: folderNamedLikeFileMessage(path), agent: 'gemini' })
-    } else if (kind === 'dir') {
-      for (const s of (await list(path, diagnostics)) ?? []) {
-        if (!s.name.endsWith('.jsonl')) continue
-        const subKind = await kindOf(s, join(path, s.name))
-        if (subKind === undefined) notRegular(join(path, s.name), diagnostics)
-        if (subKind !== 'file') continue
-        const ref = await makeRef(home, s.name.slice(0, -'.jsonl'.length), FORMAT_SUBAGENT, [join(path, s.name), ...projectFiles], { parentSessionId: e.name })
-        if (ref) refs.push(ref)
-      }
+    } else notRegular(path, diagnostics)
+  }
+  // A sub-agent folder (`chats/<parent session id>/<id>.jsonl`).
+  for (const name of sorted.folders) {
+    const path = join(chatsDir, name)
+    for (const s of (await list(path, diagnostics)) ?? []) {
+      if (!s.name.endsWith('.jsonl')) continue
+      const subKind = await kindOf(s, join(path, s.name))
+      if (subKind === undefined) notRegular(join(path, s.name), diagnostics)
+      if (subKind !== 'file') continue
+      const ref = await makeRef(home, s.name.slice(0, -'.jsonl'.length), FORMAT_SUBAGENT, [join(path, s.name), ...projectFiles], { parentSessionId: name })
+      if (ref) refs.push(ref)
     }
   }
   const main: StoreRef[] = []
@@ -183,10 +187,11 @@ export async function discoverSessions(layout: HomeLayout, _ctx: ReadContext): P
   const geminiDir = join(layout.home, '.gemini')
   const tmp = join(geminiDir, 'tmp')
   const refs: StoreRef[] = []
-  for (const e of (await list(tmp, diagnostics)) ?? []) {
-    const dir = join(tmp, e.name)
-    if ((await kindOf(e, dir)) !== 'dir') continue
-    refs.push(...(await project(layout.home, geminiDir, dir, diagnostics)))
+  const entries = await list(tmp, diagnostics)
+  if (!entries) return { refs, diagnostics }
+  // Project folders, links followed; a link that loops or leads above is named, not followed.
+  for (const name of (await storeEntries(tmp, entries, 'gemini', diagnostics)).folders) {
+    refs.push(...(await project(layout.home, geminiDir, join(tmp, name), diagnostics)))
   }
   return { refs, diagnostics }
 }

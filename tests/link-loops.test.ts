@@ -5,9 +5,9 @@
  * `sepia list`; the rest of the home loads, and nothing hangs or is listed twice. Since session 11 the
  * same hostile store (a link to the folder above, a two-link loop named like sessions, a folder named
  * like a session file, beside one real session) is built for every other agent's walker (`STORES`),
- * plus the one-database stores (Crush, Zed, Cursor IDE), and Gemini's chats and project folders.
- * Aider and OpenCode (no warning for any of the three; both finish and list each session once) are
- * not in the table yet.
+ * plus the one-database stores (Crush, Zed, Cursor IDE), Gemini's chats and project folders and
+ * OpenCode's JSON storage. Aider (project folders found from the catalog, no walk of its own) is not
+ * in the table.
  */
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
@@ -178,6 +178,8 @@ const STORES: StoreCase[] = [
   { agent: 'cline', store: '.cline/data/sessions', kind: 'folder', name: (s) => s, inner: (s) => `${s}.json`, session: { stem: 'one', id: 'one', text: '{}' } },
   { agent: 'kilo-code', mkdirs: [GS], store: `${GS}/kilocode.kilo-code/tasks`, kind: 'folder', name: (s) => s, inner: () => 'ui_messages.json', session: { stem: 'one', id: 'one', text: '[]' } },
   { agent: 'gemini', store: '.gemini/tmp/notes-app/chats', kind: 'file', name: (s) => `session-2026-11-30T07-08-${s}.jsonl`, session: { stem: 'one', id: 'session-2026-11-30T07-08-one', text: '{}\n' } },
+  { agent: 'opencode', store: '.local/share/opencode/storage/session/global', kind: 'file', name: (s) => `ses_${s}.json`, session: { stem: 'one', id: 'ses_one', text: '{}' } },
+  { agent: 'opencode', store: '.local/share/opencode/storage/session', kind: 'folder', name: (s) => s, inner: () => 'ses_x.json', session: { stem: 'one', id: 'ses_x', text: '{}' } },
   { agent: 'gemini', store: '.gemini/tmp', kind: 'folder', name: (s) => s, inner: (s) => `chats/session-2026-11-30T07-08-${s}.jsonl`, session: { stem: 'one', id: 'session-2026-11-30T07-08-one', text: '{}\n' } },
 ]
 

@@ -19,7 +19,8 @@ import type { HomeLayout } from '../../platform'
 import type { DiscoverResult, StoreRef } from '../types'
 import { type OpencodeFamilyConfig, formatsOf } from './config'
 import { listDbSessions } from './source-db'
-import { idOfFile, jsonFiles, readJsonFile } from './source-json'
+import { idOfFile, readJsonFile } from './source-json'
+import { storeEntries } from '../link-loop'
 import { pickStr } from './values'
 
 /** Directory entries sorted by name, or undefined (plus a diagnostic unless the folder is absent). */
@@ -91,9 +92,15 @@ export async function discoverFamily(layout: HomeLayout, config: OpencodeFamilyC
       }
     }
     const storage = join(root, 'storage')
-    for (const project of (await list(join(storage, 'session'), config, diagnostics)) ?? []) {
-      if (!project.isDirectory()) continue
-      for (const file of await jsonFiles(join(storage, 'session', project.name))) {
+    // Project folders and session files, links followed one step; a link that loops or leads above,
+    // and a folder named like a session file, are named in a warning and not read (agents/link-loop.ts).
+    const sessionRoot = join(storage, 'session')
+    const projects = (await list(sessionRoot, config, diagnostics)) ?? []
+    for (const project of (await storeEntries(sessionRoot, projects, config.id, diagnostics)).folders) {
+      const projectDir = join(sessionRoot, project)
+      const inside = (await list(projectDir, config, diagnostics)) ?? []
+      const files = (await storeEntries(projectDir, inside, config.id, diagnostics, (n) => n.endsWith('.json'))).files
+      for (const file of files.filter((n) => n.endsWith('.json')).map((n) => join(projectDir, n))) {
         const id = idOfFile(file)
         if (seen.has(id)) continue
         seen.add(id)

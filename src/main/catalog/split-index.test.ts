@@ -102,7 +102,7 @@ describe('the full-text index in its own file', () => {
     const { store, sessions } = seed(path)
     store.db.close()
 
-    const child = spawnSync(process.execPath, ['--import', 'tsx', join(__dirname, 'split-index-child.ts'), path, '60'], {
+    const child = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'tests', 'helpers', 'split-index-child.ts'), path, '60'], {
       cwd: ROOT,
       env: { ...process.env, SEPIA_TEST_DIE_BETWEEN_COMMITS: '2' },
       encoding: 'utf8',

@@ -5,7 +5,7 @@
  * of an id prefix that a session shares with its own sub-agents (Claude Code sidechains are
  * `<parent id>/sidechain-<uuid>`) shows that session.
  */
-import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { runCli } from './helpers/cli-run'
@@ -98,5 +98,22 @@ describe('sepia list names an empty session', () => {
     const r = await runCli('list', '--home', home)
     expect(r.code, r.err).toBe(0)
     expect(r.out).toMatch(/11111111-2222-4333-8444-000000000009 .* 0 msgs .*\(empty session\)/)
+  })
+})
+
+describe('sepia show names a session\'s sub-agent sessions', () => {
+  it('168ccd27 (fixtures/real/claude-code): the ids of the transcripts in its subagents/ folder', async () => {
+    const sid = '168ccd27-38fe-4712-8b25-f636c48dc3b8'
+    const project = join(CC, '.claude/projects/-home-ana-src-ledger-api')
+    // Independent reading: Claude Code keeps each sub-agent's transcript as subagents/agent-<id>.jsonl.
+    const ids = readdirSync(join(project, sid, 'subagents'))
+      .filter((n) => /^agent-.+\.jsonl$/.test(n))
+      .map((n) => n.slice('agent-'.length, -'.jsonl'.length))
+    expect(ids.length).toBeGreaterThan(0)
+    const home = join(temp('sepia-cli-subs-'), 'home')
+    cpSync(CC, home, { recursive: true })
+    const r = await runCli('show', sid.slice(0, 8), '--home', home)
+    expect(r.code, r.err).toBe(0)
+    expect(r.out).toContain(`- **Sub-agent sessions:** ${ids.join(', ')}`)
   })
 })

@@ -110,6 +110,7 @@ export function sessionFacts(session: Session): [string, string][] {
     ['Started', session.createdAt !== undefined ? new Date(session.createdAt).toISOString() : undefined],
     ['Last activity', session.lastActivityAt !== undefined ? new Date(session.lastActivityAt).toISOString() : undefined],
     ['Parent session', session.parentSessionId],
+    ['Sub-agent sessions', session.childSessionIds?.join(', ')],
     ['Git branch', session.git?.branch],
   ]
   return facts.filter((f): f is [string, string] => f[1] !== undefined && f[1] !== '')

@@ -28,7 +28,6 @@ import { runPush, TEAM_USAGE } from './team'
 import { checkPostgresUrl, maskSecretsIn } from '../main/team/url'
 import type { CliValues } from './options'
 import { plural } from '../shared/plural'
-import { summaryAgent } from './summary-agent'
 import { matchSession } from './pick'
 
 export const USAGE = `Usage:
@@ -117,9 +116,8 @@ export async function runCommand(command: string | undefined, rest: string[], va
           // parsing, masking and printing 10k summary objects was most of a warm `sepia list
           // --json`, then decoding and encoding their 8 MB); src/main/library.ts `listJson`.
           await api.ready()
-          const l = await api.library.listJson()
-          const sessions = only === undefined ? l.sessions : l.sessions.filter((j) => summaryAgent(j) === only)
-          out.write(formatListJson(l.homes, sessions, l.diagnostics))
+          const l = await api.library.listJson(only)
+          out.write(formatListJson(l.homes, l.sessions, l.diagnostics))
           return 0
         }
         const whole = await api.getLibrary()

@@ -109,7 +109,7 @@ const PREFIX_MAX_SHARE = 0.5
 const PREFIX_MAX_BYTES = 96 << 20
 
 /** What {@link LibraryService} `listEntries` returns: the list's entries (JSON as `M`) and the recorded extras. */
-type ListEntries<M extends string | Buffer> = { entries: { json: M; summary?: SessionSummary }[]; recorded: { diagnostics: Diagnostic[]; credentialFiles: CredentialFile[] } }
+type ListEntries<M extends string | Buffer> = { entries: { json: M; agent: AgentId; summary?: SessionSummary }[]; recorded: { diagnostics: Diagnostic[]; credentialFiles: CredentialFile[] } }
 
 /** Lists sessions from the catalog and reads them from the stores. */
 export class LibraryService {
@@ -307,19 +307,19 @@ export class LibraryService {
     const credentialFiles: CredentialFile[] = []
     const toSave: { sid: number; gen: number; json: string }[] = []
     const seen = new Set<string>()
-    const entries: { json: string | Buffer; summary?: SessionSummary; at: number }[] = []
+    const entries: { json: string | Buffer; agent: AgentId; summary?: SessionSummary; at: number }[] = []
     for (const r of rows) {
       if (r.diagnostics) diagnostics.push(...parseList<Diagnostic>(r.diagnostics))
       if (r.credentials) credentialFiles.push(...parseList<CredentialFile>(r.credentials))
       const k = sessionKey(r.agent, r.sessionId)
       if (seen.has(k)) continue
       seen.add(k)
-      if (r.masked !== undefined) entries.push({ json: r.masked, at: r.sortAt })
+      if (r.masked !== undefined) entries.push({ json: r.masked, agent: r.agent, at: r.sortAt })
       else {
         const summary = maskValue(r.row!.summary).value
         const json = JSON.stringify(summary)
         toSave.push({ sid: r.sid, gen: r.gen, json })
-        entries.push({ json: as === 'bytes' ? Buffer.from(json, 'utf8') : json, summary, at: r.sortAt })
+        entries.push({ json: as === 'bytes' ? Buffer.from(json, 'utf8') : json, agent: r.agent, summary, at: r.sortAt })
       }
     }
     this.store.saveListMasked(toSave, masker)
@@ -332,14 +332,16 @@ export class LibraryService {
    * `sepia list --json` without building 10k summary objects: what {@link load} does to the
    * catalog, then the homes, the sessions (each the JSON of its masked summary as UTF-8 bytes,
    * newest first, as `load().sessions` lists them: the stored ones are never decoded, the CLI
-   * writes them as they are) and the diagnostics (masked), ready to print.
+   * writes them as they are), only `agent`'s when given (`sepia list --json --agent X`: the row's
+   * agent column, no summary parsed), and the diagnostics (masked), ready to print.
    */
-  async listJson(): Promise<{ homes: HomeInfo[]; sessions: Buffer[]; diagnostics: Diagnostic[] }> {
+  async listJson(agent?: AgentId): Promise<{ homes: HomeInfo[]; sessions: Buffer[]; diagnostics: Diagnostic[] }> {
     await this.prepare()
     const { entries, recorded } = this.listEntries('bytes')
     const homes: HomeInfo[] = this.homes.map((h) => ({ path: h.layout.home, os: h.layout.os, isDemo: h.isDemo }))
     const diagnostics = [...this.homePaths.flatMap((h) => this.refresher.problems.get(h) ?? []), ...recorded.diagnostics]
-    return { homes: maskValue(homes).value, sessions: entries.map((e) => e.json), diagnostics: maskValue(diagnostics).value }
+    const kept = agent === undefined ? entries : entries.filter((e) => e.agent === agent)
+    return { homes: maskValue(homes).value, sessions: kept.map((e) => e.json), diagnostics: maskValue(diagnostics).value }
   }
 
   /** True when the catalog lists a session under the open homes. */

@@ -20,7 +20,8 @@
  * link (or sits in a linked folder) pointing outside the opened home is skipped with a diagnostic.
  */
 import { randomBytes } from 'node:crypto'
-import { lstat, readFile, realpath, stat } from 'node:fs/promises'
+import { lstatSync, realpathSync } from 'node:fs'
+import { readFile, realpath, stat } from 'node:fs/promises'
 import { dirname, isAbsolute, relative, resolve } from 'node:path'
 import { SepiaError } from '../shared/api'
 import type { Diagnostic, Session } from '../shared/ir'
@@ -79,6 +80,27 @@ export async function realPathOf(p: string): Promise<string> {
   for (;;) {
     try {
       const real = await realpath(head)
+      return tail.length ? resolve(real, ...tail.reverse()) : real
+    } catch {
+      const up = dirname(head)
+      if (up === head) return resolve(p)
+      tail.push(head.slice(up.length).replace(/^[\\/]+/, ''))
+      head = up
+    }
+  }
+}
+
+/**
+ * {@link realPathOf} with synchronous calls (`realpath(3)`, which `fs.promises.realpath` calls
+ * too): for the thousands of paths of one discovery, where a thread-pool round trip per path costs
+ * more than the call itself (issue 15).
+ */
+export function realPathOfSync(p: string): string {
+  let head = resolve(p)
+  const tail: string[] = []
+  for (;;) {
+    try {
+      const real = realpathSync.native(head)
       return tail.length ? resolve(real, ...tail.reverse()) : real
     } catch {
       const up = dirname(head)
@@ -259,14 +281,16 @@ export function guardAgents(agents: readonly AgentDefinition[]): AgentDefinition
       const found = await agent.discover(layout, ctx)
       const roots = layoutRoots(layout)
       let realRoots: Promise<string[]> | undefined
-      const dirs = new Map<string, Promise<string>>()
+      // Synchronous calls: one lstat per file and one realpath per folder, thousands of each in a
+      // home of 10,000 sessions, each a thread-pool round trip when awaited one by one (issue 15).
+      const dirs = new Map<string, string>()
       const leaves = async (file: string): Promise<string | undefined> => {
         const dir = dirname(file)
         let realDir = dirs.get(dir)
-        if (!realDir) dirs.set(dir, (realDir = realPathOf(dir)))
-        let real = resolve(await realDir, file.slice(dir.length).replace(/^[\\/]+/, ''))
+        if (realDir === undefined) dirs.set(dir, (realDir = realPathOfSync(dir)))
+        let real = resolve(realDir, file.slice(dir.length).replace(/^[\\/]+/, ''))
         try {
-          if ((await lstat(file)).isSymbolicLink()) real = await realPathOf(file)
+          if (lstatSync(file).isSymbolicLink()) real = realPathOfSync(file)
         } catch {
           return undefined // missing: the reader reports it
         }

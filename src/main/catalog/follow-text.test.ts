@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it, vi } from 'vitest'
 import type { MessageRow } from './extract'
 import { followText } from './indexer'
 import { newWriteTurn, withTurn } from './rows'
@@ -64,6 +64,43 @@ describe('followText', () => {
     expect(match.all('東京')).toEqual(live.map((r) => r.mid))
     writer.db.exec(`CREATE VIRTUAL TABLE temp.v USING fts5vocab(search, 'fts', 'row')`)
     expect(writer.db.prepare(`SELECT doc, cnt FROM temp.v WHERE term = 'alpha'`).get()).toEqual({ doc: live.length, cnt: live.length })
+    writer.db.close()
+    reader.db.close()
+  })
+
+  it('starts with a small first batch, then waits for twice as many rows each time, up to least', async () => {
+    const d = mkdtempSync(join(tmpdir(), 'sepia-follow-'))
+    dirs.push(d)
+    const file = join(d, 'catalog.sqlite')
+    const writer = new CatalogStore(openCatalog(file))
+    const reader = new CatalogStore(openCatalog(file))
+    const sid = Number(
+      writer.db.prepare(`INSERT INTO sessions (home, agent, session_id, format, size, mtime_ms, stamp, ref, summary, gen) VALUES ('/h', 'codex', 's', '', 0, 0, '', '{}', '{}', 0)`).run().lastInsertRowid,
+    )
+    let done = false
+    const steps: number[] = []
+    let last = 0
+    // least 20, first 3: batches wait for 3, then 6, 12, 20, 20... pending rows.
+    const fill = followText(reader, (n) => (steps.push(n - last), (last = n)), () => done, 100, 20, (fn) => fn(), 3)
+    let seq = 0
+    const commit = async (rows: number, settle: (n: number) => boolean): Promise<void> => {
+      writer.db.transaction(() => writer.insertMessages(sid, Array.from({ length: rows }, () => row(seq++))))()
+      await vi.waitFor(() => expect(settle(steps.length)).toBe(true), { timeout: 5000, interval: 20 })
+    }
+    await commit(4, (n) => n === 1) // 4 >= 3: the first batch
+    expect(steps).toEqual([4])
+    await commit(5, () => reader.ftsPending() === 5) // 5 < 6: waits
+    await new Promise((r) => setTimeout(r, 150))
+    expect(steps).toEqual([4])
+    await commit(1, (n) => n === 2) // 6 >= 6
+    expect(steps).toEqual([4, 6])
+    await commit(11, () => reader.ftsPending() === 11) // 11 < 12: waits
+    await new Promise((r) => setTimeout(r, 150))
+    expect(steps).toEqual([4, 6])
+    done = true
+    await fill
+    expect(steps.slice(0, 3)).toEqual([4, 6, 11])
+    expect(reader.ftsPending()).toBe(0)
     writer.db.close()
     reader.db.close()
   })

@@ -27,6 +27,7 @@ import { followText, indexRefs, indexText, RefQueue } from './indexer'
 import { inTurn, RowSpill, useWriteTurn, writeSpilledRows } from './rows'
 import { openCatalog } from './schema'
 import { CatalogStore, TEXT_WORKER_BATCH } from './store'
+import { lowerThreadPriority } from '../util/thread-priority'
 
 /** A job sent to a worker. */
 export type WorkerJob = { type: 'index'; dbPath: string; refs: StoreRef[]; spill?: string; turn?: SharedArrayBuffer; more?: boolean } | { type: 'text'; dbPath: string; follow?: boolean; turn?: SharedArrayBuffer }
@@ -42,6 +43,12 @@ const port = parentPort
  * `…-0.jsonl`) ends when told to write its rows, as a worker that dies after `listed` would.
  */
 const dieInRows = process.env['SEPIA_TEST_DIE_IN_ROWS']
+
+/**
+ * Nice value a rows worker adds to its thread when it starts writing the message rows (Linux;
+ * `util/thread-priority.ts`): at 10 the scheduler gives a nice-0 thread ~9 times its share.
+ */
+const ROWS_NICE = 10
 
 /** Resolves the wait of a first pass for `{type: 'rows'}`. */
 let go: (() => void) | undefined
@@ -95,6 +102,9 @@ async function run(job: WorkerJob): Promise<void> {
         port!.postMessage({ type: 'listed' })
         await told
         if (dieInRows && spill.path.endsWith('-0.jsonl')) process.exit(1)
+        // Below the text worker that follows these rows into the full-text index: its one
+        // writer is the longest chain of what is left (util/thread-priority.ts).
+        lowerThreadPriority(ROWS_NICE)
         useWriteTurn(job.turn)
         await writeSpilledRows(store, spill)
         rmSync(spill.path, { force: true })

@@ -24,10 +24,13 @@ export function clampDepth(session: Session): number {
 /**
  * {@link clampDepth} in slices of about `sliceMs` (default 8 ms) with a turn of the event loop
  * between them (`setImmediate`): the walk visits every object of a session, ~30 ms for a 200 MB
- * one on a quiet core (BENCHMARKS.md "Renderer, session 12"). The same cuts, in the same order.
+ * one on a quiet core (BENCHMARKS.md "Renderer, session 12"). The same cuts, in the same order;
+ * every slice runs on a later turn, the first one too.
  */
 export async function clampDepthSliced(session: Session, sliceMs = 8): Promise<number> {
   const walk = clampWalk(session)
+  // The first slice on a turn of its own too: the read's last pass (pairing the calls) just ran.
+  await nextTurn()
   let deadline = performance.now() + sliceMs
   for (let step = walk.next(); ; step = walk.next()) {
     if (step.done) return step.value

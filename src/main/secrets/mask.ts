@@ -147,7 +147,8 @@ class MaskWalk {
    * overflow the stack. The clock is read every 64 values.
    */
   run(deadline: number): boolean {
-    let budget = 64
+    // Untimed (`maskValue`): the budget never runs out, so the clock is never read.
+    let budget = deadline === Infinity ? Number.POSITIVE_INFINITY : 64
     for (;;) {
       let e = this.current
       if (e === undefined) {

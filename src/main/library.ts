@@ -21,15 +21,16 @@ import type { ChangeSet, FindOptions, FindResult, IndexStatus, PageOptions, Sess
 import type { AgentId, Diagnostic, MessageNode, Session, SessionSummary } from '../shared/ir'
 import type { AgentDefinition, ReadContext } from './agents/types'
 import { applyLinks } from './catalog/link'
-import { DEFAULT_PAGE, findIn, MAX_PAGE, pageOf, statsOf, wholeNode } from './catalog/page'
+import { DEFAULT_PAGE, findIn, MAX_PAGE, pageOf, pageRange, statsOf, wholeNode } from './catalog/page'
 import { Refresher, type OpenHome, type RefresherOptions, type RefreshOptions, type RefreshResult } from './catalog/refresh'
 import { openCatalog } from './catalog/schema'
 import { CatalogStore, stampOf, type CatalogSession, type ListRow } from './catalog/store'
 import { LiveWatcher, watchRoots } from './live/watch'
 import { rebasePaths, type Archive } from './archive/archive'
 import { archiveHook } from './archive/hook'
-import { findCredentialFiles, markMasked, maskSession, maskValue } from './secrets'
+import { findCredentialFiles, markMasked, maskedSessionOf, maskSession, maskSessionSliced, maskValue } from './secrets'
 import { maskerKey } from './catalog/summary-mask'
+import { LARGE_SESSION_NODES } from './util/turn'
 
 export type { OpenHome } from './catalog/refresh'
 
@@ -61,6 +62,12 @@ export interface LibraryOptions {
    * tests: `wholeReadAfter` holds the whole read back until it settles.
    */
   prefix?: { minSize?: number; headBytes?: number; wholeReadAfter?: Promise<unknown> }
+  /**
+   * How long (ms, default `MASK_WAIT_MS`) a page of a session under `prefix.minSize` (or of few nodes) read whole
+   * waits for the session's masked copy (`maskSessionSliced`) before it is answered on its own
+   * (`pageWhileMasking`; larger sessions' pages do not wait); 0 answers at once (tests).
+   */
+  maskWaitMs?: number
 }
 
 /**
@@ -107,6 +114,14 @@ const PREFIX_MARGIN_NODES = 200
 /** A prefix larger than this share of the file (or than PREFIX_MAX_BYTES) is not read: the page waits for the whole read. */
 const PREFIX_MAX_SHARE = 0.5
 const PREFIX_MAX_BYTES = 96 << 20
+/**
+ * A page of a session under `HEAD_MIN_SIZE` (or of fewer than `LARGE_SESSION_NODES`) read whole waits this long (ms) for its whole masked
+ * copy: ~6 ms per MB, so it is there by then and the page is exact, not `partial` (the MCP
+ * `get_session` tool reports the header's `maskedSecrets`). A larger session's pages are answered
+ * on their own while it is made (200 MB: over a second; BENCHMARKS.md "Renderer, session 12"),
+ * as they are from prefixes while it is read.
+ */
+const MASK_WAIT_MS = 100
 
 /** What {@link LibraryService} `listEntries` returns: the list's entries (JSON as `M`) and the recorded extras. */
 type ListEntries<M extends string | Buffer> = { entries: { json: M; agent: AgentId; summary?: SessionSummary }[]; recorded: { diagnostics: Diagnostic[]; credentialFiles: CredentialFile[] } }
@@ -510,14 +525,15 @@ export class LibraryService {
   }
 
   /**
-   * One session of the library, its secrets masked (`maskSession`, cached) unless
-   * `options.reveal` asks for the session as read — only `SepiaApi.revealSecrets` does. Everything
-   * that sends a session out of main (API, exports, convert) therefore gets the masked copy by
-   * default (issue 9 item 7). Rejects with `SESSION_NOT_FOUND`.
+   * One session of the library, its secrets masked (`maskSessionSliced`: in slices between turns
+   * of the event loop, cached) unless `options.reveal` asks for the session as read — only
+   * `SepiaApi.revealSecrets` does. Everything that sends a session out of main (API, exports,
+   * convert) therefore gets the masked copy by default (issue 9 item 7). Rejects with
+   * `SESSION_NOT_FOUND`.
    */
   async getSession(agent: AgentId, id: string, options?: { reveal?: boolean }): Promise<Session> {
     const session = await this.readSession(agent, id)
-    return options?.reveal === true ? session : maskSession(session)
+    return options?.reveal === true ? session : maskSessionSliced(session)
   }
 
   /**
@@ -526,7 +542,10 @@ export class LibraryService {
    * meanwhile a page is answered from a prefix of its file (`pageFromPrefix`) once the prefix
    * holds `PREFIX_MARGIN_NODES` more nodes and the page's tool calls are answered: its nodes are
    * then the whole read's (the tests compare them), `partial: true` says that the header, the
-   * counts and `totalNodes` (the catalog's) are not final yet.
+   * counts and `totalNodes` (the catalog's) are not final yet. Once a session is read, its whole
+   * masked copy is made in slices (`maskSessionSliced`; 1.15 s in one go for 200 MB held every
+   * page asked meanwhile, BENCHMARKS.md "Renderer, session 12"); until it is there a page is
+   * `pageWhileMasking`'s, then `pageOf(maskSession(whole))`.
    */
   async getSessionPage(agent: AgentId, id: string, options: PageOptions = {}): Promise<SessionPage> {
     const row = await this.find(agent, id)
@@ -538,17 +557,34 @@ export class LibraryService {
       const page = await this.pageFromPrefix(row, offset, Math.min(offset + Math.min(limit, MAX_PAGE), row.nodeCount), options)
       if (page) return page
     }
-    return pageOf(maskSession(await this.readSession(agent, id)), options)
+    const session = await this.readSession(agent, id)
+    const masked = maskedSessionOf(session)
+    if (masked) return pageOf(masked, options)
+    // A session under `minSize` (or of few nodes) is masked in a few slices: wait for the exact page.
+    const whole = maskSessionSliced(session)
+    const small = row.ref.size < minSize || session.nodes.length < LARGE_SESSION_NODES
+    const wait = small ? (this.options.maskWaitMs ?? MASK_WAIT_MS) : 0
+    const done = wait > 0 ? await Promise.race([whole, after(wait)]) : undefined
+    if (done) return pageOf(done, options)
+    whole.catch(() => undefined)
+    return pageWhileMasking(session, options)
   }
 
-  /** Find text in one session (see `SepiaApi.findInSession`), over the masked copy. */
+  /** Find text in one session (see `SepiaApi.findInSession`), over the masked copy (`maskSessionSliced`). */
   async findInSession(agent: AgentId, id: string, query: string, options?: FindOptions): Promise<FindResult> {
-    return findIn(maskSession(await this.readSession(agent, id)), query, options ?? {})
+    return findIn(await maskSessionSliced(await this.readSession(agent, id)), query, options ?? {})
   }
 
-  /** One whole node of a session, secrets masked. Rejects `SESSION_NOT_FOUND` for an unknown node. */
+  /**
+   * One whole node of a session, secrets masked: the node of the whole masked copy when it is
+   * made, else the node masked alone (the same copy: masking is value by value, and a node sits
+   * under no data key). Rejects `SESSION_NOT_FOUND` for an unknown node.
+   */
   async getSessionNode(agent: AgentId, id: string, nodeId: string): Promise<MessageNode> {
-    return wholeNode(maskSession(await this.readSession(agent, id)), nodeId)
+    const session = await this.readSession(agent, id)
+    const masked = maskedSessionOf(session)
+    if (masked) return wholeNode(masked, nodeId)
+    return maskValue(wholeNode(session, nodeId)).value
   }
 
   /**
@@ -640,6 +676,21 @@ export class LibraryService {
 }
 
 /**
+ * A page of a session read whole whose masked copy is still being made (`maskSessionSliced`): the
+ * page's nodes and the header masked on their own, as the prefix pages are (masking is value by
+ * value, so they are `pageOf(maskSession(session))`'s; library-mask-page.test.ts compares every
+ * page), `totalNodes` and `stats` the session's (masking changes no count, role or number), and
+ * `partial: true`, since `session.maskedSecrets` counts the header's and this page's secrets only.
+ * Rejects `BAD_ARGUMENT` for bad options, as `pageOf` does.
+ */
+export function pageWhileMasking(session: Session, options: PageOptions): SessionPage {
+  const { offset, limit } = pageRange(session, options)
+  const { nodeId: _nodeId, ...rest } = options
+  const page = pageOf(maskSession({ ...session, nodes: session.nodes.slice(offset, offset + limit) }), { ...rest, offset: 0 })
+  return { ...page, offset, totalNodes: session.nodes.length, stats: statsOf(session), partial: true }
+}
+
+/**
  * Whether nodes `[offset, end)` of a prefix's parse are the whole read's: `'final'` when the
  * prefix holds `PREFIX_MARGIN_NODES` nodes past `end` and every tool call of the page has its
  * result (`pairToolCalls` set a status other than pending), no result is an orphan and no parent
@@ -655,6 +706,11 @@ function settled(nodes: readonly MessageNode[], offset: number, end: number): 'f
     for (const c of n.toolCalls ?? []) if (c.status === 'pending' || c.status === 'in_progress') return 'never'
   }
   return 'final'
+}
+
+/** Resolves to undefined after `ms` (a timer that does not keep the process alive). */
+function after(ms: number): Promise<undefined> {
+  return new Promise((resolve) => setTimeout(() => resolve(undefined), ms).unref())
 }
 
 /**

@@ -26,7 +26,8 @@ import { dirname, isAbsolute, relative, resolve } from 'node:path'
 import { SepiaError } from '../shared/api'
 import type { Diagnostic, Session } from '../shared/ir'
 import { addDiagnostic } from './ir/build'
-import { clampDepth } from './ir/depth'
+import { clampDepth, clampDepthSliced } from './ir/depth'
+import { LARGE_SESSION_NODES } from './util/turn'
 import type { AgentDefinition, StoreRef } from './agents/types'
 import type { HomeLayout } from './platform'
 
@@ -325,7 +326,10 @@ export function guardAgents(agents: readonly AgentDefinition[]): AgentDefinition
     },
     async read(ref, ctx) {
       const session = await agent.read(ref, ctx)
-      clampDepth(session) // hostile nesting must not overflow clone/serialise/render (ir/depth.ts)
+      // Hostile nesting must not overflow clone/serialise/render (ir/depth.ts); a large session's
+      // walk in slices, so a server's other requests run between them.
+      if (session.nodes.length >= LARGE_SESSION_NODES) await clampDepthSliced(session)
+      else clampDepth(session)
       await noteEmpty(session)
       return session
     },

@@ -253,7 +253,10 @@ export interface SessionPage {
    * being read: its nodes are final (main answers so only when the prefix holds the page's tool
    * results and more nodes after it), but `totalNodes` is the count from the last index and the
    * header (`session`) and `stats` are the prefix's (`session.maskedSecrets` counts the secrets
-   * of this page and the header only). Ask again for the final header and counts.
+   * of this page and the header only). Also true for a page of a session read whole whose masked
+   * copy is still being made (a few seconds for 200 MB): nodes, `totalNodes` and `stats` are then
+   * final, and `session.maskedSecrets` counts the header's and this page's secrets only. Ask again
+   * for the final header and counts.
    */
   partial?: boolean
 }

@@ -224,6 +224,10 @@ describe('catalog', () => {
     const whole = await lib.getSession('claude-code', id, { reveal: true })
     expect(second.nodes.map((n) => n.nodeId)).toEqual(whole.nodes.slice(50, 100).map((n) => n.nodeId))
     expect(head.nodes.map((n) => n.nodeId)).toEqual(whole.nodes.slice(0, 50).map((n) => n.nodeId))
+    // Partial while the whole masked copy is made (in slices), then final.
+    const masking = await lib.getSessionPage('claude-code', id, { offset: 8990, limit: 50 })
+    expect([masking.partial, masking.totalNodes, masking.nodes.length]).toEqual([true, 9000, 10])
+    await lib.getSession('claude-code', id)
     const again = await lib.getSessionPage('claude-code', id, { offset: 8990, limit: 50 })
     expect(again.partial).toBeUndefined()
     expect(again.nodes.length).toBe(10)

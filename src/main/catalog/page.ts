@@ -60,18 +60,28 @@ export function cutNode(n: MessageNode, max: number): MessageNode {
   return out
 }
 
-/** One page of `session`. Rejects `BAD_ARGUMENT` for bad options. */
-export function pageOf(session: Session, options: PageOptions = {}): SessionPage {
+/**
+ * The nodes `[offset, offset + limit)` that {@link pageOf} gives for `options` (the page that holds
+ * `options.nodeId` when the session has it), and the cut of long texts (`maxChars`). Rejects
+ * `BAD_ARGUMENT` for bad options.
+ */
+export function pageRange(session: Session, options: PageOptions = {}): { offset: number; limit: number; maxChars: number } {
   if (options !== null && typeof options !== 'object') throw new SepiaError({ code: 'BAD_ARGUMENT', message: 'Page options must be an object.' })
   let offset = intOption(options.offset, 'offset', 0, 0, Number.MAX_SAFE_INTEGER)
   const limit = intOption(options.limit, 'limit', DEFAULT_PAGE, 1, MAX_PAGE)
-  const max = intOption(options.maxChars, 'maxChars', DEFAULT_MAX_CHARS, 100, Number.MAX_SAFE_INTEGER)
+  const maxChars = intOption(options.maxChars, 'maxChars', DEFAULT_MAX_CHARS, 100, Number.MAX_SAFE_INTEGER)
   if (options.nodeId !== undefined) {
     if (typeof options.nodeId !== 'string') throw new SepiaError({ code: 'BAD_ARGUMENT', message: '"nodeId" must be a node id (text).' })
     const at = session.nodes.findIndex((n) => n.nodeId === options.nodeId)
     if (at >= 0) offset = Math.floor(at / limit) * limit
   }
-  const nodes = session.nodes.slice(offset, offset + limit).map((n) => cutNode(n, max))
+  return { offset, limit, maxChars }
+}
+
+/** One page of `session`. Rejects `BAD_ARGUMENT` for bad options. */
+export function pageOf(session: Session, options: PageOptions = {}): SessionPage {
+  const { offset, limit, maxChars } = pageRange(session, options)
+  const nodes = session.nodes.slice(offset, offset + limit).map((n) => cutNode(n, maxChars))
   return { session: { ...session, nodes: [] }, nodes, offset, totalNodes: session.nodes.length, stats: statsOf(session) }
 }
 

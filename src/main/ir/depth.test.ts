@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { newSession } from './build'
-import { clampDepth, MAX_DEPTH } from './depth'
+import type { Session } from '../../shared/ir'
+import { clampDepth, clampDepthSliced, MAX_DEPTH } from './depth'
 
 describe('clampDepth', () => {
   it('cuts a 5,000-level argument without overflowing and reports it once', () => {
@@ -20,5 +21,31 @@ describe('clampDepth', () => {
     const before = JSON.stringify(s)
     expect(clampDepth(s)).toBe(0)
     expect(JSON.stringify(s)).toBe(before)
+  })
+  it('in slices, makes the same cuts and lets other callbacks run between them', async () => {
+    const make = (): Session => {
+      const s = newSession('claude-code', 'z', 'claude-code-jsonl', ['/h/z.jsonl'])
+      for (let n = 0; n < 3000; n++) {
+        let deep: unknown = `leaf ${n}`
+        for (let i = 0; i < (n % 50 === 0 ? 200 : 3); i++) deep = { a: deep, i }
+        s.nodes.push({ nodeId: `n${n}`, role: 'assistant', content: '', toolCalls: [{ id: `c${n}`, name: 'Bash', kind: 'execute', arguments: deep }] })
+      }
+      return s
+    }
+    const a = make()
+    const b = make()
+    let turns = 0
+    let done = false
+    const tick = (): void => {
+      turns++
+      if (!done) setImmediate(tick)
+    }
+    setImmediate(tick)
+    const cut = await clampDepthSliced(a, 0)
+    done = true
+    expect(cut).toBe(60)
+    expect(clampDepth(b)).toBe(cut)
+    expect(a).toEqual(b)
+    expect(turns).toBeGreaterThan(1)
   })
 })

@@ -8,15 +8,49 @@
 import type { Session } from '../../shared/ir'
 import { addDiagnostic } from './build'
 import { plural } from '../../shared/plural'
+import { nextTurn } from '../util/turn'
 
 /** Levels of nesting kept (the IR's own structure uses fewer than ten). */
 export const MAX_DEPTH = 64
 
 /** Replace values nested deeper than {@link MAX_DEPTH} in place; returns how many were cut. */
 export function clampDepth(session: Session): number {
+  const walk = clampWalk(session)
+  let step = walk.next()
+  while (!step.done) step = walk.next()
+  return step.value
+}
+
+/**
+ * {@link clampDepth} in slices of about `sliceMs` (default 8 ms) with a turn of the event loop
+ * between them (`setImmediate`): the walk visits every object of a session, ~30 ms for a 200 MB
+ * one on a quiet core (BENCHMARKS.md "Renderer, session 12"). The same cuts, in the same order;
+ * every slice runs on a later turn, the first one too.
+ */
+export async function clampDepthSliced(session: Session, sliceMs = 8): Promise<number> {
+  const walk = clampWalk(session)
+  // The first slice on a turn of its own too: the read's last pass (pairing the calls) just ran.
+  await nextTurn()
+  let deadline = performance.now() + sliceMs
+  for (let step = walk.next(); ; step = walk.next()) {
+    if (step.done) return step.value
+    if (performance.now() >= deadline) {
+      await nextTurn()
+      deadline = performance.now() + sliceMs
+    }
+  }
+}
+
+/** The walk of {@link clampDepth}, pausing (`yield`) every 256 objects; returns the number cut. */
+function* clampWalk(session: Session): Generator<void, number> {
   let cut = 0
+  let budget = 256
   const stack: { value: Record<string, unknown> | unknown[]; depth: number }[] = [{ value: session as unknown as Record<string, unknown>, depth: 0 }]
   while (stack.length > 0) {
+    if (--budget === 0) {
+      yield
+      budget = 256
+    }
     const { value, depth } = stack.pop()!
     const keys = Array.isArray(value) ? value.keys() : Object.keys(value)
     for (const k of keys) {

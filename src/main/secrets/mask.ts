@@ -83,48 +83,108 @@ const DATA_KEYS = new Set(['arguments', 'metadata', 'raw', 'input', 'rawInput', 
 
 /** A masked copy of any JSON value and the number of secrets masked in it. */
 export function maskValue<T>(value: T): { value: T; count: number } {
-  let count = 0
-  const seen = new WeakMap<object, unknown>()
-  const stack: [src: object, dst: Record<string, unknown> | unknown[], key: string | undefined, inData: boolean][] = []
+  const walk = new MaskWalk(value)
+  walk.run(Infinity)
+  return { value: walk.root as T, count: walk.count }
+}
 
-  const visit = (v: unknown, key: string | undefined, parent: object | undefined, inData = false): unknown => {
+/** One object or array being copied: its source, its copy, the key it sits under, whether it is below a data key, and how far its own keys are done. */
+interface WalkEntry {
+  src: object
+  dst: Record<string, unknown> | unknown[]
+  key: string | undefined
+  inData: boolean
+  /** The object's own keys (undefined for an array), and the next index into them (or the array). */
+  keys: string[] | undefined
+  next: number
+}
+
+/**
+ * The masking walk of {@link maskValue}, resumable: {@link run} copies until a deadline and can
+ * be called again, so a whole session (23,927 nodes, 200 MB: 1.15 s in one go; BENCHMARKS.md
+ * "Renderer, session 11") is masked in slices between turns of the event loop
+ * ({@link maskSessionSliced}). Whether it runs in one call or many, the copy and the count are the
+ * same: the same values are visited in the same order with the same `seen` map.
+ */
+class MaskWalk {
+  count = 0
+  readonly root: unknown
+  private readonly seen = new WeakMap<object, unknown>()
+  /** Objects and arrays still to copy (the last one first); `current` is the one being copied. */
+  private readonly stack: WalkEntry[] = []
+  private current: WalkEntry | undefined
+
+  constructor(value: unknown) {
+    this.root = this.visit(value, undefined, undefined, false)
+  }
+
+  private visit(v: unknown, key: string | undefined, parent: object | undefined, inData: boolean): unknown {
     if (typeof v === 'string') {
       if (key !== undefined && !inData && KEEP_KEYS.has(key)) return v
       // Inline image payloads are base64, never text.
       if (key === 'data' && parent && (parent as { type?: unknown }).type === 'image') return v
       if (key !== undefined && isSecretName(key) && v.length >= 4 && !v.includes(MASK) && !isPlaceholder(v)) {
-        count++
+        this.count++
         return maskMarker(v, { label: 'secret', keep: 0 })
       }
       const r = maskText(v)
-      count += r.count
+      this.count += r.count
       return r.text
     }
     if (v === null || typeof v !== 'object') return v
     if (outputs.has(v)) return v // masked already (a masked session, a summary the catalog keeps masked)
-    const known = seen.get(v)
+    const known = this.seen.get(v)
     if (known !== undefined) return known
     const dst: Record<string, unknown> | unknown[] = Array.isArray(v) ? [] : {}
-    seen.set(v, dst)
-    stack.push([v, dst, key, inData])
+    this.seen.set(v, dst)
+    this.stack.push({ src: v, dst, key, inData, keys: undefined, next: -1 })
     return dst
   }
 
-  const root = visit(value, undefined, undefined)
-  // Iterative, so a deeply nested value (hostile input kept in metadata) cannot overflow the stack.
-  while (stack.length > 0) {
-    const [src, dst, key, inData] = stack.pop()!
-    if (Array.isArray(src)) {
-      const out = dst as unknown[]
-      for (let i = 0; i < src.length; i++) out[i] = visit(src[i], key, src, inData)
-    } else {
-      const out = dst as Record<string, unknown>
-      // Below a data key every string is the store's: masked whatever its key.
-      const below = inData || (key !== undefined && DATA_KEYS.has(key))
-      for (const k of Object.keys(src)) out[k] = visit((src as Record<string, unknown>)[k], k, src, below)
+  /**
+   * Copy until the stack is empty (true) or `performance.now()` passes `deadline` (false; call
+   * again to go on). Iterative, so a deeply nested value (hostile input kept in metadata) cannot
+   * overflow the stack. The clock is read every 64 values.
+   */
+  run(deadline: number): boolean {
+    // Untimed (`maskValue`): the budget never runs out, so the clock is never read.
+    let budget = deadline === Infinity ? Number.POSITIVE_INFINITY : 64
+    for (;;) {
+      let e = this.current
+      if (e === undefined) {
+        e = this.stack.pop()
+        if (e === undefined) return true
+        if (!Array.isArray(e.src)) e.keys = Object.keys(e.src)
+        e.next = 0
+        this.current = e
+      }
+      const src = e.src as Record<string, unknown> & unknown[]
+      if (e.keys === undefined) {
+        const out = e.dst as unknown[]
+        while (e.next < src.length) {
+          const i = e.next++
+          out[i] = this.visit(src[i], e.key, src, e.inData)
+          if (--budget === 0) {
+            if (performance.now() >= deadline) return false
+            budget = 64
+          }
+        }
+      } else {
+        const out = e.dst as Record<string, unknown>
+        // Below a data key every string is the store's: masked whatever its key.
+        const below = e.inData || (e.key !== undefined && DATA_KEYS.has(e.key))
+        while (e.next < e.keys.length) {
+          const k = e.keys[e.next++]!
+          out[k] = this.visit(src[k], k, src, below)
+          if (--budget === 0) {
+            if (performance.now() >= deadline) return false
+            budget = 64
+          }
+        }
+      }
+      this.current = undefined
     }
   }
-  return { value: root as T, count }
 }
 
 const maskedSessions = new WeakMap<Session, Session>()
@@ -145,18 +205,65 @@ export function markMasked<T extends object>(value: T): T {
  * arguments and diffs, results, thinking, title, prompt history, metadata, diagnostics) with its
  * secrets replaced; ids and file paths are kept as they are. `maskedSecrets` is set to the number
  * masked (absent when none). Cached per session object; masking a masked session returns it.
+ * Synchronous: a whole 200 MB session takes ~1 s; on a server's thread use {@link maskSessionSliced}.
  */
 export function maskSession(session: Session): Session {
+  const ready = maskedSessionOf(session)
+  if (ready) return ready
+  return keepMasked(session, maskValue(session))
+}
+
+/**
+ * The masked copy of `session` when it is there already (a masked session itself, or one that
+ * {@link maskSession} or {@link maskSessionSliced} made before), else undefined. Never masks.
+ */
+export function maskedSessionOf(session: Session): Session | undefined {
   if (outputs.has(session)) return session
-  const cached = maskedSessions.get(session)
-  if (cached) return cached
-  const { value, count } = maskValue(session)
+  return maskedSessions.get(session)
+}
+
+/**
+ * {@link maskSession}, in slices of about `sliceMs` (default 8 ms) with a turn of the event loop
+ * (`setImmediate`) between them, so a server answering other requests on this thread is never
+ * held for the whole walk. Resolves to the same copy `maskSession` gives (the same walk; the same
+ * cached object once either one made it). Calls for the same session while it runs share it.
+ * Every slice runs on a later turn (`setImmediate`), the first one too.
+ */
+export function maskSessionSliced(session: Session, sliceMs = 8): Promise<Session> {
+  const ready = maskedSessionOf(session)
+  if (ready) return Promise.resolve(ready)
+  const running = maskingSessions.get(session)
+  if (running) return running
+  const walk = new MaskWalk(session)
+  const run = (async (): Promise<Session> => {
+    // The first slice, too, on a turn of its own: the caller goes on first.
+    do {
+      await new Promise<void>((resolve) => setImmediate(resolve))
+      // `maskSession` may have masked it whole meanwhile: keep the one copy.
+      const done = maskedSessions.get(session)
+      if (done) return done
+    } while (!walk.run(performance.now() + sliceMs))
+    return maskedSessions.get(session) ?? keepMasked(session, { value: walk.root as Session, count: walk.count })
+  })()
+  maskingSessions.set(session, run)
+  const forget = (): void => {
+    if (maskingSessions.get(session) === run) maskingSessions.delete(session)
+  }
+  run.then(forget, forget)
+  return run
+}
+
+/** Set `maskedSecrets` on a finished walk's copy of `session` and cache it. */
+function keepMasked(session: Session, { value, count }: { value: Session; count: number }): Session {
   delete value.maskedSecrets
   if (count > 0) value.maskedSecrets = count
   maskedSessions.set(session, value)
   outputs.add(value)
   return value
 }
+
+/** Sliced masks under way ({@link maskSessionSliced}), by session. */
+const maskingSessions = new WeakMap<Session, Promise<Session>>()
 
 /**
  * A masked copy of any API result (a library, search hits, an export...). A session inside is

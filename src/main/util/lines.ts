@@ -98,6 +98,12 @@ export interface ForEachLineOptions {
    * Default 1 MiB.
    */
   yieldBytes?: number
+  /**
+   * Also give it a turn once this many ms passed since the last one (default 10): a MiB of a
+   * Claude Code transcript took 40-67 ms to parse on a loaded core, the longest waits of a
+   * server's requests during a 200 MB read (BENCHMARKS.md "Renderer, session 12").
+   */
+  yieldMs?: number
   /** The file's size when the caller knows it (sizes the read buffer); default: `fstat`. */
   size?: number
 }
@@ -122,6 +128,7 @@ function decodeLine(buf: Buffer, start: number, end: number): string {
 export async function forEachLine(path: string, fn: (text: string, lineNo: number, offset: number) => void, options: ForEachLineOptions = {}): Promise<number> {
   const chunkBytes = options.chunkBytes ?? 4 << 20
   const yieldBytes = options.yieldBytes ?? 1 << 20
+  const yieldMs = options.yieldMs ?? 10
   assertRegularFile(path) // a FIFO or device must not hang or never end (issue 16)
   const fd = openSync(path, 'r')
   let lineNo = 0
@@ -131,6 +138,7 @@ export async function forEachLine(path: string, fn: (text: string, lineNo: numbe
     let carry: Buffer[] = []
     let carryBytes = 0
     let sinceYield = 0
+    let turnAt = performance.now() + yieldMs
     const size = options.size ?? fstatSync(fd).size
     for (;;) {
       // A fresh buffer per read (carried pieces of a long line point into it without copies), no
@@ -170,9 +178,10 @@ export async function forEachLine(path: string, fn: (text: string, lineNo: numbe
         fn(text, lineNo, offset)
         from = nl + 1
         sinceYield += bytes + 1
-        if (sinceYield >= yieldBytes) {
+        if (sinceYield >= yieldBytes || performance.now() >= turnAt) {
           sinceYield = 0
           await new Promise((resolve) => setImmediate(resolve))
+          turnAt = performance.now() + yieldMs
         }
       }
     }

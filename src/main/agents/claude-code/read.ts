@@ -9,12 +9,13 @@
  */
 import { readFile } from 'node:fs/promises'
 import type { MessageNode, Session } from '../../../shared/ir'
-import { addDiagnostic, finishSession, newSession } from '../../ir/build'
+import { addDiagnostic, finishSession, newSession, nodeTotals } from '../../ir/build'
 import type { ReadContext, StoreRef } from '../types'
 import { type Json, obj, str } from './content'
 import { scanTranscript } from './scan'
 import { Transcript } from './transcript'
 import { readRegularFile } from '../../util/regular-file'
+import { LARGE_SESSION_NODES, nextTurn } from '../../util/turn'
 import { FORMAT_INLINE_SIDECHAIN, inlineThreadHint, inlineThreadsHint } from './sidechain'
 import { FORMAT_SUBAGENT } from './format'
 
@@ -59,7 +60,12 @@ export async function readSession(ref: StoreRef, _ctx: ReadContext): Promise<Ses
     linkInlineThreads(session, ref)
     linkInlineSidechains(session)
   }
-  return finishSession(session)
+  // Linking, the totals and pairing the calls of a large session are passes of their own (util/turn.ts).
+  const large = session.nodes.length >= LARGE_SESSION_NODES
+  if (large) await nextTurn()
+  const totals = nodeTotals(session.nodes)
+  if (large) await nextTurn()
+  return finishSession(session, totals)
 }
 
 /**

@@ -13,6 +13,7 @@ import { SepiaError } from '../../../shared/api'
 import type { Diagnostic, Session } from '../../../shared/ir'
 import type { StoreRef } from '../types'
 import { forEachLine } from '../../util/lines'
+import { LARGE_SESSION_NODES, nextTurn } from '../../util/turn'
 import { type Json, obj, str } from './content'
 import { METADATA_TYPES, SessionFacts } from './facts'
 import { parseLine } from './parse'
@@ -165,7 +166,9 @@ export async function scanTranscript(ref: StoreRef, session: Session, t: Transcr
     if (lines === 0) throw new SepiaError({ code: 'READ_FAILED', message: `cannot read ${path}: ${message}`, path })
     o.diag({ severity: 'error', path, line: lines + 1, message: `reading stopped: ${message}` })
   }
-  const broken = t.finish()
+  // The lines took many turns; finishing a large transcript is a pass of its own (in slices).
+  if (t.nodes.length >= LARGE_SESSION_NODES) await nextTurn()
+  const broken = await t.finish()
   broken.slice(0, MAX_LINK_DIAGNOSTICS).forEach((b) =>
     o.diag({ severity: 'warning', path, line: b.line, message: `parentUuid ${b.uuid} names no record in this file; the message starts a new branch` }),
   )

@@ -120,7 +120,7 @@ export class StreamTranscript extends Transcript {
   }
 
   /** Release every open node; returns the parent links that name no record, in node order. */
-  override finish(): BrokenLink[] {
+  override async finish(): Promise<BrokenLink[]> {
     while (this.nodes.length > 0) this.release()
     const broken: BrokenLink[] = []
     for (const d of this.deferred) if ('missing' in this.resolve(d.uuid)) broken.push(d)

@@ -21,6 +21,7 @@ import { findAppRoot } from './context'
 import { LibraryService, pageWhileMasking, type OpenHome } from './library'
 import { layoutForHome } from './platform'
 import { maskedSessionOf, maskSession, maskSessionSliced } from './secrets'
+import { countTurns } from '../../tests/helpers/turns'
 
 const ROOT = findAppRoot()
 const ctx: ReadContext = { now: () => 1_800_000_000_000 }
@@ -152,19 +153,12 @@ describe('maskSessionSliced', () => {
     const a = session()
     const b = session()
     expect(a).not.toBe(b)
-    let turns = 0
-    let done = false
-    const tick = (): void => {
-      turns++
-      if (!done) setImmediate(tick)
-    }
-    setImmediate(tick)
+    const turns = countTurns()
     const sliced = maskSessionSliced(a, 0)
     // A second call while it runs shares it.
     expect(maskSessionSliced(a, 0)).toBe(sliced)
     const got = await sliced
-    done = true
-    expect(turns).toBeGreaterThan(1)
+    expect(turns.stop()).toBeGreaterThan(1)
     const want = maskSession(b)
     expect(got).toEqual(want)
     expect(got.maskedSecrets).toBe(want.maskedSecrets)

@@ -76,19 +76,14 @@ export function layoutRoots(layout: HomeLayout): string[] {
 
 /** The real path of `p`: its deepest existing ancestor resolved through links, the rest appended. */
 export async function realPathOf(p: string): Promise<string> {
-  let head = resolve(p)
-  const tail: string[] = []
-  for (;;) {
+  for (const [head, tail] of upFrom(p)) {
     try {
-      const real = await realpath(head)
-      return tail.length ? resolve(real, ...tail.reverse()) : real
+      return rejoin(await realpath(head), tail)
     } catch {
-      const up = dirname(head)
-      if (up === head) return resolve(p)
-      tail.push(head.slice(up.length).replace(/^[\\/]+/, ''))
-      head = up
+      // missing: try its parent
     }
   }
+  return resolve(p)
 }
 
 /**
@@ -97,19 +92,31 @@ export async function realPathOf(p: string): Promise<string> {
  * more than the call itself (issue 15).
  */
 export function realPathOfSync(p: string): string {
+  for (const [head, tail] of upFrom(p)) {
+    try {
+      return rejoin(realpathSync.native(head), tail)
+    } catch {
+      // missing: try its parent
+    }
+  }
+  return resolve(p)
+}
+
+/** `p` resolved, then each ancestor up to the root, with the names below it (outermost first). */
+function* upFrom(p: string): Generator<[head: string, tail: readonly string[]]> {
   let head = resolve(p)
   const tail: string[] = []
   for (;;) {
-    try {
-      const real = realpathSync.native(head)
-      return tail.length ? resolve(real, ...tail.reverse()) : real
-    } catch {
-      const up = dirname(head)
-      if (up === head) return resolve(p)
-      tail.push(head.slice(up.length).replace(/^[\\/]+/, ''))
-      head = up
-    }
+    yield [head, tail]
+    const up = dirname(head)
+    if (up === head) return
+    tail.unshift(head.slice(up.length).replace(/^[\\/]+/, ''))
+    head = up
   }
+}
+
+function rejoin(real: string, tail: readonly string[]): string {
+  return tail.length ? resolve(real, ...tail) : real
 }
 
 /** A source of roots that change with the library (opened homes, their sessions' files and projects). */

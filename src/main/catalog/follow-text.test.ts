@@ -19,16 +19,22 @@ afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })))
 
 const row = (seq: number): MessageRow => ({ seq, nodeId: `n${seq}`, role: 'user', toolNames: '', sig: `s${seq}`, text: `alpha w${seq}x 東京都` })
 
+/** A new catalog, a writer and a reader connection to it, and one session row to add messages to. */
+function twoConnections(): { writer: CatalogStore; reader: CatalogStore; sid: number } {
+  const d = mkdtempSync(join(tmpdir(), 'sepia-follow-'))
+  dirs.push(d)
+  const file = join(d, 'catalog.sqlite')
+  const writer = new CatalogStore(openCatalog(file))
+  const reader = new CatalogStore(openCatalog(file))
+  const sid = Number(
+    writer.db.prepare(`INSERT INTO sessions (home, agent, session_id, format, size, mtime_ms, stamp, ref, summary, gen) VALUES ('/h', 'codex', 's', '', 0, 0, '', '{}', '{}', 0)`).run().lastInsertRowid,
+  )
+  return { writer, reader, sid }
+}
+
 describe('followText', () => {
   it('indexes the rows committed meanwhile, each once, and ends with none pending', async () => {
-    const d = mkdtempSync(join(tmpdir(), 'sepia-follow-'))
-    dirs.push(d)
-    const file = join(d, 'catalog.sqlite')
-    const writer = new CatalogStore(openCatalog(file))
-    const reader = new CatalogStore(openCatalog(file))
-    const sid = Number(
-      writer.db.prepare(`INSERT INTO sessions (home, agent, session_id, format, size, mtime_ms, stamp, ref, summary, gen) VALUES ('/h', 'codex', 's', '', 0, 0, '', '{}', '{}', 0)`).run().lastInsertRowid,
-    )
+    const { writer, reader, sid } = twoConnections()
     const turn = newWriteTurn()
     let done = false
     const steps: number[] = []
@@ -69,14 +75,7 @@ describe('followText', () => {
   })
 
   it('starts with a small first batch, then waits for twice as many rows each time, up to least', async () => {
-    const d = mkdtempSync(join(tmpdir(), 'sepia-follow-'))
-    dirs.push(d)
-    const file = join(d, 'catalog.sqlite')
-    const writer = new CatalogStore(openCatalog(file))
-    const reader = new CatalogStore(openCatalog(file))
-    const sid = Number(
-      writer.db.prepare(`INSERT INTO sessions (home, agent, session_id, format, size, mtime_ms, stamp, ref, summary, gen) VALUES ('/h', 'codex', 's', '', 0, 0, '', '{}', '{}', 0)`).run().lastInsertRowid,
-    )
+    const { writer, reader, sid } = twoConnections()
     let done = false
     const steps: number[] = []
     let last = 0

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { newSession } from './build'
 import type { Session } from '../../shared/ir'
 import { clampDepth, clampDepthSliced, MAX_DEPTH } from './depth'
+import { countTurns } from '../../../tests/helpers/turns'
 
 describe('clampDepth', () => {
   it('cuts a 5,000-level argument without overflowing and reports it once', () => {
@@ -34,18 +35,12 @@ describe('clampDepth', () => {
     }
     const a = make()
     const b = make()
-    let turns = 0
-    let done = false
-    const tick = (): void => {
-      turns++
-      if (!done) setImmediate(tick)
-    }
-    setImmediate(tick)
+    const turns = countTurns()
     const cut = await clampDepthSliced(a, 0)
-    done = true
+    const taken = turns.stop()
     expect(cut).toBe(60)
     expect(clampDepth(b)).toBe(cut)
     expect(a).toEqual(b)
-    expect(turns).toBeGreaterThan(1)
+    expect(taken).toBeGreaterThan(1)
   })
 })

@@ -8,7 +8,7 @@
 import type { Session } from '../../shared/ir'
 import { addDiagnostic } from './build'
 import { plural } from '../../shared/plural'
-import { nextTurn } from '../util/turn'
+import { Slices } from '../util/turn'
 
 /** Levels of nesting kept (the IR's own structure uses fewer than ten). */
 export const MAX_DEPTH = 64
@@ -30,14 +30,11 @@ export function clampDepth(session: Session): number {
 export async function clampDepthSliced(session: Session, sliceMs = 8): Promise<number> {
   const walk = clampWalk(session)
   // The first slice on a turn of its own too: the read's last pass (pairing the calls) just ran.
-  await nextTurn()
-  let deadline = performance.now() + sliceMs
+  const slices = new Slices(sliceMs)
+  await slices.turn()
   for (let step = walk.next(); ; step = walk.next()) {
     if (step.done) return step.value
-    if (performance.now() >= deadline) {
-      await nextTurn()
-      deadline = performance.now() + sliceMs
-    }
+    if (slices.due()) await slices.turn()
   }
 }
 

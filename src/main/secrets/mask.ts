@@ -5,6 +5,7 @@
  * prefix). The user reveals one session at a time (`SepiaApi.revealSecrets`); nothing else is
  * ever sent unmasked. Issue 9 item 7; DESIGN.md "Secrets".
  */
+import { nextTurn } from '../util/turn'
 import type { Session } from '../../shared/ir'
 import { findSecrets, isPlaceholder, isSecretName, type SecretMatch } from './detectors'
 
@@ -238,7 +239,7 @@ export function maskSessionSliced(session: Session, sliceMs = 8): Promise<Sessio
   const run = (async (): Promise<Session> => {
     // The first slice, too, on a turn of its own: the caller goes on first.
     do {
-      await new Promise<void>((resolve) => setImmediate(resolve))
+      await nextTurn()
       // `maskSession` may have masked it whole meanwhile: keep the one copy.
       const done = maskedSessions.get(session)
       if (done) return done

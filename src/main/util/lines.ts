@@ -5,6 +5,7 @@
  * synchronous calls (no thread-pool round trip per chunk: faster for indexing whole files).
  */
 import { assertRegularFile } from './regular-file'
+import { nextTurn } from './turn'
 import { closeSync, createReadStream, fstatSync, openSync, readSync } from 'node:fs'
 import { StringDecoder } from 'node:string_decoder'
 
@@ -180,7 +181,7 @@ export async function forEachLine(path: string, fn: (text: string, lineNo: numbe
         sinceYield += bytes + 1
         if (sinceYield >= yieldBytes || performance.now() >= turnAt) {
           sinceYield = 0
-          await new Promise((resolve) => setImmediate(resolve))
+          await nextTurn()
           turnAt = performance.now() + yieldMs
         }
       }
